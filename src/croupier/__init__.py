@@ -1,0 +1,35 @@
+"""croupier: shuffle anything and deal cards, fairly, frugally, reproducibly and verifiably.
+
+>>> from croupier import parse_card
+>>> parse_card("As").long_name
+'Ace of Spades'
+"""
+
+from croupier.cards import (
+    CARD_STYLES,
+    Card,
+    CardStyle,
+    Rank,
+    Suit,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from croupier.errors import CroupierError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CARD_STYLES",
+    "Card",
+    "CardStyle",
+    "CroupierError",
+    "Rank",
+    "Suit",
+    "__version__",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]

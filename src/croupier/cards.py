@@ -1,0 +1,468 @@
+"""Playing cards: suits, ranks, cards, jokers, and every common notation.
+
+A :class:`Card` is a small immutable value.  It parses from and formats to the
+notations people use:
+
+=========  ==================  =====================================
+style      example             notes
+=========  ==================  =====================================
+``short``  ``AS``, ``TH``      ASCII rank + suit letter (``T`` = 10)
+``symbol`` ``A♠``, ``10♥``     rank + suit symbol
+``long``   ``Ace of Spades``   the seed's ``print``
+``glyph``  ``🂡``               Unicode playing-card character
+=========  ==================  =====================================
+
+Parsing is case-insensitive and accepts all of these, plus ``10h``, ``Th``,
+``T♥``, ``joker``/``JK``, and lists such as ``"AS KH 10d"``, ``"As,Kh"`` or
+``"AsKh"``.  Every style round-trips: ``parse_card(format_card(c, s)) == c``.
+
+>>> card = parse_card("10h")
+>>> card
+Card.parse('TH')
+>>> format_card(card, "long")
+'10 of Hearts'
+>>> [c.code for c in parse_cards("AsKh 10d")]
+['AS', 'KH', 'TD']
+>>> format_card(parse_card("Ace of Spades"), "symbol")
+'A♠'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Literal, get_args
+
+from croupier.errors import CardNotationError
+
+__all__ = [
+    "CARD_STYLES",
+    "Card",
+    "CardStyle",
+    "Rank",
+    "Suit",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+CardStyle = Literal["short", "symbol", "long", "glyph"]
+CARD_STYLES: tuple[CardStyle, ...] = get_args(CardStyle)
+
+
+class Suit(IntEnum):
+    """The four suits, numbered in the seed's order: clubs < diamonds < hearts < spades."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """One upper-case letter: ``C``, ``D``, ``H`` or ``S``."""
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
+        return "♣♦♥♠"[self]
+
+    @property
+    def long_name(self) -> str:
+        """``Clubs``, ``Diamonds``, ``Hearts`` or ``Spades``."""
+        return ("Clubs", "Diamonds", "Hearts", "Spades")[self]
+
+    @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse a suit letter, symbol or name (case-insensitive).
+
+        >>> Suit.parse("♥"), Suit.parse("s"), Suit.parse("Diamonds")
+        (<Suit.HEARTS: 2>, <Suit.SPADES: 3>, <Suit.DIAMONDS: 1>)
+        """
+        key = text.strip().lower()
+        found = _SUIT_WORDS.get(key)
+        if found is None:
+            raise CardNotationError(
+                f"bad suit {text!r}; expected one of C D H S, ♣ ♦ ♥ ♠ or a suit name"
+            )
+        return found
+
+
+class Rank(IntEnum):
+    """Ranks numbered as in the seed (ace low, ``ACE = 1`` … ``KING = 13``); ``JOKER = 14``."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    JOKER = 14
+
+    @property
+    def letter(self) -> str:
+        """One ASCII character: ``A 2 … 9 T J Q K`` (``*`` for the joker)."""
+        return "?A23456789TJQK*"[self]
+
+    @property
+    def label(self) -> str:
+        """As printed on the card: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
+        return "10" if self is Rank.TEN else self.letter
+
+    @property
+    def long_name(self) -> str:
+        """The seed's names: ``Ace``, ``2`` … ``10``, ``Jack``, ``Queen``, ``King``."""
+        return _RANK_LONG[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Parse a rank letter, number or name (case-insensitive).
+
+        >>> Rank.parse("t"), Rank.parse("10"), Rank.parse("Queen")
+        (<Rank.TEN: 10>, <Rank.TEN: 10>, <Rank.QUEEN: 12>)
+        """
+        key = text.strip().lower()
+        found = _RANK_WORDS.get(key)
+        if found is None or found is Rank.JOKER:
+            raise CardNotationError(
+                f"bad rank {text!r}; expected one of A 2-10 T J Q K or a rank name"
+            )
+        return found
+
+    @classmethod
+    def standard(cls) -> tuple[Rank, ...]:
+        """The thirteen ranks of a standard deck, ace low."""
+        return tuple(r for r in cls if r is not Rank.JOKER)
+
+
+_RANK_LONG = {
+    Rank.ACE: "Ace",
+    **{Rank(v): str(v) for v in range(2, 11)},
+    Rank.JACK: "Jack",
+    Rank.QUEEN: "Queen",
+    Rank.KING: "King",
+    Rank.JOKER: "Joker",
+}
+
+_RANK_WORDS: dict[str, Rank] = {}
+for _r in Rank.standard():
+    _RANK_WORDS[_r.letter.lower()] = _r
+    _RANK_WORDS[_r.long_name.lower()] = _r
+_RANK_WORDS.update(
+    {
+        "10": Rank.TEN,
+        "1": Rank.ACE,
+        "two": Rank.TWO,
+        "three": Rank.THREE,
+        "four": Rank.FOUR,
+        "five": Rank.FIVE,
+        "six": Rank.SIX,
+        "seven": Rank.SEVEN,
+        "eight": Rank.EIGHT,
+        "nine": Rank.NINE,
+        "ten": Rank.TEN,
+    }
+)
+
+_SUIT_WORDS: dict[str, Suit] = {}
+for _s in Suit:
+    _SUIT_WORDS[_s.letter.lower()] = _s
+    _SUIT_WORDS[_s.symbol] = _s
+    _SUIT_WORDS[_s.long_name.lower()] = _s
+    _SUIT_WORDS[_s.long_name.lower()[:-1]] = _s
+_SUIT_WORDS.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS})
+
+# Unicode playing cards: one block of 16 code points per suit, ranks at offsets
+# 1..14 where 12 is the knight (not in French-suited decks).
+_GLYPH_BASE = {
+    Suit.SPADES: 0x1F0A0,
+    Suit.HEARTS: 0x1F0B0,
+    Suit.DIAMONDS: 0x1F0C0,
+    Suit.CLUBS: 0x1F0D0,
+}
+_GLYPH_OFFSET = {r: (int(r) if r < Rank.QUEEN else int(r) + 1) for r in Rank.standard()}
+_JOKER_GLYPHS = ("\U0001f0cf", "\U0001f0bf", "\U0001f0df")  # black, red, white joker
+_GLYPH_TO_CARD: dict[str, tuple[Rank, Suit | None, int]] = {}
+for _s, _base in _GLYPH_BASE.items():
+    for _r, _off in _GLYPH_OFFSET.items():
+        _GLYPH_TO_CARD[chr(_base + _off)] = (_r, _s, 0)
+for _i, _g in enumerate(_JOKER_GLYPHS):
+    _GLYPH_TO_CARD[_g] = (Rank.JOKER, None, _i)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """An immutable, hashable playing card.
+
+    ``suit`` is ``None`` only for jokers.  ``copy`` tells apart identical cards
+    of a shoe or a pinochle deck (0 for the first copy); it takes part in
+    equality, hashing and ordering, and formats as a ``#k`` suffix (k = copy + 1).
+
+    Cards order as in the seed: by suit (clubs < diamonds < hearts < spades),
+    then rank (ace low), then copy; jokers come last.  Other orders live in
+    :mod:`croupier.orders`.
+
+    >>> Card(Rank.ACE, Suit.SPADES)
+    Card.parse('AS')
+    >>> Card(Rank.KING, Suit.CLUBS) < Card(Rank.ACE, Suit.DIAMONDS)
+    True
+    >>> Card.joker().long_name
+    'Joker'
+    """
+
+    rank: Rank
+    suit: Suit | None
+    copy: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, Rank):
+            object.__setattr__(self, "rank", Rank(self.rank))
+        if self.suit is not None and not isinstance(self.suit, Suit):
+            object.__setattr__(self, "suit", Suit(self.suit))
+        if (self.rank is Rank.JOKER) != (self.suit is None):
+            raise CardNotationError(
+                f"only jokers lack a suit: got rank {self.rank!r}, suit {self.suit!r}"
+            )
+        if self.copy < 0:
+            raise CardNotationError(f"card copy must be >= 0, got {self.copy}")
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def joker(cls, copy: int = 0) -> Card:
+        """A joker (``copy`` tells apart the jokers of one deck)."""
+        return cls(Rank.JOKER, None, copy)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card in any supported notation (see :func:`parse_card`)."""
+        return parse_card(text)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card at ``index`` (0..51) of the seed's standard deck order.
+
+        >>> Card.from_index(0), Card.from_index(51)
+        (Card.parse('AC'), Card.parse('KS'))
+        """
+        if not 0 <= index < 52:
+            raise CardNotationError(f"card index {index} out of range; expected 0..51")
+        return cls(Rank(index % 13 + 1), Suit(index // 13))
+
+    # -- properties ----------------------------------------------------------------
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.suit is None
+
+    @property
+    def index(self) -> int:
+        """Position 0..51 in the seed's standard order (clubs ace first); jokers: 52 + copy."""
+        if self.suit is None:
+            return 52 + self.copy
+        return int(self.suit) * 13 + int(self.rank) - 1
+
+    @property
+    def code(self) -> str:
+        """Short ASCII code, e.g. ``AS``, ``TH``, ``JK``."""
+        return format_card(self, "short")
+
+    @property
+    def symbol(self) -> str:
+        """Rank and suit symbol, e.g. ``A♠``, ``10♥``."""
+        return format_card(self, "symbol")
+
+    @property
+    def long_name(self) -> str:
+        """The seed's printed name, e.g. ``Ace of Spades``."""
+        return format_card(self, "long")
+
+    @property
+    def glyph(self) -> str:
+        """The Unicode playing-card character, e.g. ``🂡``."""
+        return format_card(self, "glyph")
+
+    # -- ordering (the seed's ``is_greater``) ------------------------------------
+    def _key(self) -> tuple[int, int, int]:
+        return (4 if self.suit is None else int(self.suit), int(self.rank), self.copy)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+
+def _copy_suffix(copy: int) -> str:
+    return f"#{copy + 1}" if copy else ""
+
+
+def format_card(card: Card, style: CardStyle = "short") -> str:
+    """Format ``card`` in one of :data:`CARD_STYLES`.
+
+    >>> c = Card(Rank.TEN, Suit.HEARTS)
+    >>> [format_card(c, s) for s in CARD_STYLES]
+    ['TH', '10♥', '10 of Hearts', '🂺']
+    """
+    suffix = _copy_suffix(card.copy)
+    if card.suit is None:
+        if style == "glyph" and card.copy < len(_JOKER_GLYPHS):
+            return _JOKER_GLYPHS[card.copy]
+        if style == "long":
+            return "Joker" + (f" {suffix}" if suffix else "")
+        if style == "glyph":
+            return _JOKER_GLYPHS[0] + f"#{card.copy + 1}"
+        return "JK" + suffix
+    if style == "short":
+        return card.rank.letter + card.suit.letter + suffix
+    if style == "symbol":
+        return card.rank.label + card.suit.symbol + suffix
+    if style == "long":
+        text = f"{card.rank.long_name} of {card.suit.long_name}"
+        return text + (f" {suffix}" if suffix else "")
+    if style == "glyph":
+        return chr(_GLYPH_BASE[card.suit] + _GLYPH_OFFSET[card.rank]) + suffix
+    raise CardNotationError(
+        f"unknown card style {style!r}; expected one of {', '.join(CARD_STYLES)}"
+    )
+
+
+def format_cards(cards: object, style: CardStyle = "short", sep: str = " ") -> str:
+    """Format an iterable of cards, joined by ``sep``.
+
+    >>> format_cards(parse_cards("AS KH"), "symbol")
+    'A♠ K♥'
+    """
+    from collections.abc import Iterable
+
+    if not isinstance(cards, Iterable):
+        raise CardNotationError(f"expected an iterable of cards, got {type(cards).__name__}")
+    return sep.join(format_card(c, style) for c in cards)
+
+
+_RANK_WORD_RE = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|10|[1-9]"
+_SUIT_WORD_RE = "clubs?|diamonds?|hearts?|spades?"
+_SUIT_CHAR_RE = "[shdc♠♥♦♣♤♡♢♧]"
+_COPY_RE = r"(?:\s*#(?P<{name}>\d+))?"
+_GLYPHS_RE = "[" + "".join(sorted(_GLYPH_TO_CARD)) + "]"
+_TOKEN_RE = re.compile(
+    "|".join(
+        [
+            rf"(?P<lrank>{_RANK_WORD_RE})\s+of\s+(?P<lsuit>{_SUIT_WORD_RE})\b"
+            + _COPY_RE.format(name="lcopy"),
+            r"(?:joker|jk)" + _COPY_RE.format(name="jcopy"),
+            rf"(?P<srank>10|[2-9atjqk])(?P<ssuit>{_SUIT_CHAR_RE})" + _COPY_RE.format(name="scopy"),
+            rf"(?P<glyph>{_GLYPHS_RE})" + _COPY_RE.format(name="gcopy"),
+        ]
+    ),
+    re.IGNORECASE,
+)
+_SEPARATORS = " \t\r\n,;|"
+_EXPECTED = "expected e.g. 'AS', 'As', 'A♠', '10h', 'Th', 'Ace of Spades', 'JK' or a card glyph"
+
+
+def _copy_from(text: str | None, token: str) -> int:
+    if text is None:
+        return 0
+    k = int(text)
+    if k < 1:
+        raise CardNotationError(f"bad copy number in {token!r}; copies are numbered from #1")
+    return k - 1
+
+
+def _card_from_match(m: re.Match[str]) -> Card:
+    token = m.group(0)
+    if m.group("lrank") is not None:
+        rank = Rank.parse(m.group("lrank"))
+        return Card(rank, Suit.parse(m.group("lsuit")), _copy_from(m.group("lcopy"), token))
+    if m.group("srank") is not None:
+        rank = Rank.parse(m.group("srank"))
+        return Card(rank, Suit.parse(m.group("ssuit")), _copy_from(m.group("scopy"), token))
+    if m.group("glyph") is not None:
+        rank_, suit_, base_copy = _GLYPH_TO_CARD[m.group("glyph")]
+        extra = _copy_from(m.group("gcopy"), token)
+        return Card(rank_, suit_, base_copy + extra if suit_ is None else extra)
+    return Card.joker(_copy_from(m.group("jcopy"), token))
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse a list of cards in any mix of notations.
+
+    Cards may be separated by spaces, commas, semicolons or nothing at all.
+    On a bad token the error names it, its 1-based position in the list and
+    the column where it starts.
+
+    >>> [c.code for c in parse_cards("AS, kh;10d T♥ Queen of Clubs 🂡 joker")]
+    ['AS', 'KH', 'TD', 'TH', 'QC', 'AS', 'JK']
+    >>> parse_cards("AS XZ")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CardNotationError: bad card 'XZ' at position 2 (column 4); expected e.g. ...
+    """
+    if not isinstance(text, str):
+        raise CardNotationError(f"expected card text, got {type(text).__name__}")
+    cards: list[Card] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if text[pos] in _SEPARATORS:
+            pos += 1
+            continue
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            end = pos
+            while end < n and text[end] not in _SEPARATORS:
+                end += 1
+            raise CardNotationError(
+                f"bad card {text[pos:end]!r} at position {len(cards) + 1} "
+                f"(column {pos + 1}); {_EXPECTED}"
+            )
+        cards.append(_card_from_match(m))
+        pos = m.end()
+    return cards
+
+
+def parse_card(text: str) -> Card:
+    """Parse exactly one card in any supported notation.
+
+    >>> parse_card("T♥") == parse_card("10h") == parse_card("Ten of Hearts")
+    True
+    """
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise CardNotationError(f"expected exactly one card in {text!r}, found {len(cards)}")
+    return cards[0]

@@ -1,0 +1,1 @@
+"""The ``croupier`` command line: one module per command group (``*_cmd.py``)."""

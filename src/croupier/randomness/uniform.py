@@ -1,0 +1,84 @@
+"""Exact uniform integers with the fewest bits, recycling what is left over.
+
+:class:`UniformSampler` keeps a state ``(v, m)`` with ``v`` uniform in
+``[0, m)``.  To draw below ``n`` it widens the state with just enough fresh
+randomness that ``m >= n``, then splits ``m = q*n + r``.  If ``v < q*n`` the
+answer is ``v % n`` and ``v // n`` (uniform in ``[0, q)``) stays as state;
+otherwise ``v - q*n`` (uniform in ``[0, r)``) stays and it tries again.
+Nothing is ever reduced modulo ``n`` with bias, no floats are used, and
+leftover randomness is kept, so a long run of draws costs close to
+``log2(n)`` bits each, and a single draw at most about ``log2(n) + 2`` bits.
+
+>>> from croupier.randomness.source import OsRandomSource
+>>> sampler = UniformSampler(OsRandomSource())
+>>> 0 <= sampler.below(52) < 52
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+from croupier.errors import CroupierError
+from croupier.randomness.source import RandomSource
+
+__all__ = ["UniformSampler"]
+
+
+class UniformSampler:
+    """Turns a :class:`RandomSource` into exactly uniform integers."""
+
+    __slots__ = ("_m", "_v", "source")
+
+    def __init__(self, source: RandomSource) -> None:
+        self.source = source
+        self._v = 0
+        self._m = 1
+
+    @property
+    def bits_used(self) -> float:
+        """Bits drawn from the source so far (including those held as state)."""
+        return self.source.bits_used
+
+    @property
+    def leftover_bits(self) -> float:
+        """log2 of the randomness currently held for the next draw."""
+        return math.log2(self._m)
+
+    def discard(self) -> None:
+        """Forget the held randomness (e.g. before handing the source elsewhere)."""
+        self._v, self._m = 0, 1
+
+    def below(self, n: int) -> int:
+        """An exactly uniform integer in ``[0, n)``.
+
+        >>> from croupier.randomness.source import OsRandomSource
+        >>> UniformSampler(OsRandomSource()).below(1)
+        0
+        """
+        if n < 1:
+            raise CroupierError(f"cannot draw below {n}: the range [0, {n}) is empty")
+        if n == 1:
+            return 0
+        v, m = self._v, self._m
+        source = self.source
+        while True:
+            if m < n:
+                value, modulus = source.draw(((n - 1) // m).bit_length())
+                v = v * modulus + value
+                m *= modulus
+                continue
+            q, r = divmod(m, n)
+            limit = q * n
+            if v < limit:
+                q_v, result = divmod(v, n)
+                self._v, self._m = q_v, q
+                return result
+            v -= limit
+            m = r
+
+    def between(self, low: int, high: int) -> int:
+        """An exactly uniform integer in ``[low, high]`` (both inclusive)."""
+        if high < low:
+            raise CroupierError(f"empty range [{low}, {high}]: high must be >= low")
+        return low + self.below(high - low + 1)
