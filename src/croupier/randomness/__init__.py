@@ -6,6 +6,15 @@ True
 """
 
 from croupier.randomness.source import BitSource, OsRandomSource, RandomSource
-from croupier.randomness.uniform import UniformSampler
+from croupier.randomness.uniform import Chooser, UniformSampler
+from croupier.randomness.walk import ScriptedChooser, exact_distribution
 
-__all__ = ["BitSource", "OsRandomSource", "RandomSource", "UniformSampler"]
+__all__ = [
+    "BitSource",
+    "Chooser",
+    "OsRandomSource",
+    "RandomSource",
+    "ScriptedChooser",
+    "UniformSampler",
+    "exact_distribution",
+]

@@ -18,11 +18,26 @@ True
 from __future__ import annotations
 
 import math
+from typing import Protocol, runtime_checkable
 
 from croupier.errors import CroupierError
 from croupier.randomness.source import RandomSource
 
-__all__ = ["UniformSampler"]
+__all__ = ["Chooser", "UniformSampler"]
+
+
+@runtime_checkable
+class Chooser(Protocol):
+    """Anything that answers exactly uniform integers in ``[0, n)``.
+
+    Random algorithms take a ``Chooser`` rather than a source, so the same code
+    runs on real randomness (:class:`UniformSampler`) and under the exact
+    decision-tree walker (:func:`croupier.randomness.walk.exact_distribution`).
+    """
+
+    def below(self, n: int) -> int:
+        """An exactly uniform integer in ``[0, n)``."""
+        ...
 
 
 class UniformSampler:

@@ -1,0 +1,1 @@
+"""Exact distributions, mixing, statistical tests and plots for shuffles and deals."""

@@ -1,0 +1,1 @@
+"""Layouts, game presets, deal methods and the Deal result."""

@@ -1,0 +1,1 @@
+"""Pure converters between deals and text/file formats (no randomness)."""

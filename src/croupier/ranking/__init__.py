@@ -1,0 +1,1 @@
+"""Bijections between deals/permutations/subsets and integers, under named schemes."""

@@ -1,0 +1,1 @@
+"""Random shuffles over any sequence, and (kept apart) known-flawed ones."""

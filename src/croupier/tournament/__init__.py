@@ -1,0 +1,1 @@
+"""Tournament board sets: boards, Big Deal compatibility, commit-reveal dealing."""
