@@ -13,8 +13,11 @@ style      example             notes
 =========  ==================  =====================================
 
 Parsing is case-insensitive and accepts all of these, plus ``10h``, ``Th``,
-``T♥``, ``joker``/``JK``, and lists such as ``"AS KH 10d"``, ``"As,Kh"`` or
-``"AsKh"``.  Every style round-trips: ``parse_card(format_card(c, s)) == c``.
+``T♥``, suit-first symbols (``♠A``, ``♥10``), outline suits (``♤ ♡ ♢ ♧``), emoji
+suits with a variation selector (``A♠️``), ``Ten of Hearts``, ``joker``/``JK``,
+copy suffixes (``AS#2``, the second ace of spades of a shoe), and lists such as
+``"AS KH 10d"``, ``"As,Kh"`` or ``"AsKh"``.  Every style round-trips:
+``parse_card(format_card(c, s)) == c`` for every card, copies and jokers included.
 
 >>> card = parse_card("10h")
 >>> card
@@ -30,6 +33,7 @@ Card.parse('TH')
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, get_args
@@ -87,7 +91,7 @@ class Suit(IntEnum):
         >>> Suit.parse("♥"), Suit.parse("s"), Suit.parse("Diamonds")
         (<Suit.HEARTS: 2>, <Suit.SPADES: 3>, <Suit.DIAMONDS: 1>)
         """
-        key = text.strip().lower()
+        key = text.strip().strip("\ufe0e\ufe0f").lower()
         found = _SUIT_WORDS.get(key)
         if found is None:
             raise CardNotationError(
@@ -231,15 +235,25 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, Rank):
-            object.__setattr__(self, "rank", Rank(self.rank))
+            try:
+                object.__setattr__(self, "rank", Rank(self.rank))
+            except (ValueError, TypeError):
+                raise CardNotationError(
+                    f"bad rank {self.rank!r}; expected a Rank or an int 1..14 (ace=1, joker=14)"
+                ) from None
         if self.suit is not None and not isinstance(self.suit, Suit):
-            object.__setattr__(self, "suit", Suit(self.suit))
+            try:
+                object.__setattr__(self, "suit", Suit(self.suit))
+            except (ValueError, TypeError):
+                raise CardNotationError(
+                    f"bad suit {self.suit!r}; expected a Suit, an int 0..3 or None for a joker"
+                ) from None
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise CardNotationError(
                 f"only jokers lack a suit: got rank {self.rank!r}, suit {self.suit!r}"
             )
-        if self.copy < 0:
-            raise CardNotationError(f"card copy must be >= 0, got {self.copy}")
+        if isinstance(self.copy, bool) or not isinstance(self.copy, int) or self.copy < 0:
+            raise CardNotationError(f"card copy must be an int >= 0, got {self.copy!r}")
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -254,13 +268,20 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card at ``index`` (0..51) of the seed's standard deck order.
+        """The card at ``index`` of the seed's standard deck order; the inverse of :attr:`index`.
 
-        >>> Card.from_index(0), Card.from_index(51)
-        (Card.parse('AC'), Card.parse('KS'))
+        0..51 are the standard cards (clubs ace first, spades king last);
+        ``52 + k`` is the joker with copy ``k``.
+
+        >>> Card.from_index(0), Card.from_index(51), Card.from_index(53)
+        (Card.parse('AC'), Card.parse('KS'), Card.parse('JK#2'))
         """
-        if not 0 <= index < 52:
-            raise CardNotationError(f"card index {index} out of range; expected 0..51")
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise CardNotationError(
+                f"card index {index!r} out of range; expected 0..51 (or 52+k for joker copy k)"
+            )
+        if index >= 52:
+            return cls.joker(index - 52)
         return cls(Rank(index % 13 + 1), Suit(index // 13))
 
     # -- properties ----------------------------------------------------------------
@@ -270,8 +291,24 @@ class Card:
         return self.suit is None
 
     @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts (jokers: False).
+
+        >>> Card.parse("QH").is_red, Card.parse("QS").is_red
+        (True, False)
+        """
+        return self.suit is not None and self.suit.is_red
+
+    @property
     def index(self) -> int:
-        """Position 0..51 in the seed's standard order (clubs ace first); jokers: 52 + copy."""
+        """Position 0..51 in the seed's standard order (clubs ace first); jokers: 52 + copy.
+
+        The copy of a standard card is not part of its index (``AS#2`` has the
+        index of ``AS``).
+
+        >>> Card.parse("AC").index, Card.parse("KS").index, Card.joker(1).index
+        (0, 51, 53)
+        """
         if self.suit is None:
             return 52 + self.copy
         return int(self.suit) * 13 + int(self.rank) - 1
@@ -323,6 +360,20 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __format__(self, spec: str) -> str:
+        """Format with a card style as the format spec (empty = ``short``).
+
+        >>> f"{Card.parse('TH')} {Card.parse('TH'):symbol} {Card.parse('TH'):long}"
+        'TH 10♥ 10 of Hearts'
+        """
+        if not spec:
+            return self.code
+        if spec not in CARD_STYLES:
+            raise CardNotationError(
+                f"unknown card style {spec!r}; expected one of {', '.join(CARD_STYLES)}"
+            )
+        return format_card(self, spec)
+
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
 
@@ -338,6 +389,12 @@ def format_card(card: Card, style: CardStyle = "short") -> str:
     >>> [format_card(c, s) for s in CARD_STYLES]
     ['TH', '10♥', '10 of Hearts', '🂺']
     """
+    if style not in CARD_STYLES:
+        raise CardNotationError(
+            f"unknown card style {style!r}; expected one of {', '.join(CARD_STYLES)}"
+        )
+    if not isinstance(card, Card):
+        raise CardNotationError(f"expected a card, got {card!r} ({type(card).__name__})")
     suffix = _copy_suffix(card.copy)
     if card.suit is None:
         if style == "glyph" and card.copy < len(_JOKER_GLYPHS):
@@ -354,29 +411,38 @@ def format_card(card: Card, style: CardStyle = "short") -> str:
     if style == "long":
         text = f"{card.rank.long_name} of {card.suit.long_name}"
         return text + (f" {suffix}" if suffix else "")
-    if style == "glyph":
-        return chr(_GLYPH_BASE[card.suit] + _GLYPH_OFFSET[card.rank]) + suffix
-    raise CardNotationError(
-        f"unknown card style {style!r}; expected one of {', '.join(CARD_STYLES)}"
-    )
+    return chr(_GLYPH_BASE[card.suit] + _GLYPH_OFFSET[card.rank]) + suffix
 
 
-def format_cards(cards: object, style: CardStyle = "short", sep: str = " ") -> str:
+def format_cards(cards: Iterable[Card], style: CardStyle = "short", sep: str = " ") -> str:
     """Format an iterable of cards, joined by ``sep``.
+
+    The result parses back with :func:`parse_cards` for every style as long as
+    ``sep`` is a separator (space, comma, semicolon, ``|``, tab or newline).
 
     >>> format_cards(parse_cards("AS KH"), "symbol")
     'A♠ K♥'
+    >>> format_cards(parse_cards("AS KH"), "long", sep=", ")
+    'Ace of Spades, King of Hearts'
     """
-    from collections.abc import Iterable
-
-    if not isinstance(cards, Iterable):
-        raise CardNotationError(f"expected an iterable of cards, got {type(cards).__name__}")
-    return sep.join(format_card(c, style) for c in cards)
+    if not isinstance(cards, Iterable) or isinstance(cards, str):
+        raise CardNotationError(
+            f"expected an iterable of cards, got {type(cards).__name__}; "
+            "parse text first with parse_cards"
+        )
+    parts: list[str] = []
+    for c in cards:
+        if not isinstance(c, Card):
+            raise CardNotationError(f"expected cards, got {c!r} ({type(c).__name__})")
+        parts.append(format_card(c, style))
+    return sep.join(parts)
 
 
 _RANK_WORD_RE = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|10|[1-9]"
 _SUIT_WORD_RE = "clubs?|diamonds?|hearts?|spades?"
-_SUIT_CHAR_RE = "[shdc♠♥♦♣♤♡♢♧]"
+_SUIT_SYMBOLS = "♠♥♦♣♤♡♢♧"
+_SUIT_CHAR_RE = f"[shdc{_SUIT_SYMBOLS}]"
+_VS_RE = "[\ufe0e\ufe0f]?"  # text/emoji variation selector after a suit symbol
 _COPY_RE = r"(?:\s*#(?P<{name}>\d+))?"
 _GLYPHS_RE = "[" + "".join(sorted(_GLYPH_TO_CARD)) + "]"
 _TOKEN_RE = re.compile(
@@ -385,14 +451,20 @@ _TOKEN_RE = re.compile(
             rf"(?P<lrank>{_RANK_WORD_RE})\s+of\s+(?P<lsuit>{_SUIT_WORD_RE})\b"
             + _COPY_RE.format(name="lcopy"),
             r"(?:joker|jk)" + _COPY_RE.format(name="jcopy"),
-            rf"(?P<srank>10|[2-9atjqk])(?P<ssuit>{_SUIT_CHAR_RE})" + _COPY_RE.format(name="scopy"),
+            rf"(?P<srank>10|[2-9atjqk])(?P<ssuit>{_SUIT_CHAR_RE}){_VS_RE}"
+            + _COPY_RE.format(name="scopy"),
+            rf"(?P<fsuit>[{_SUIT_SYMBOLS}]){_VS_RE}(?P<frank>10|[2-9atjqk])"
+            + _COPY_RE.format(name="fcopy"),
             rf"(?P<glyph>{_GLYPHS_RE})" + _COPY_RE.format(name="gcopy"),
         ]
     ),
     re.IGNORECASE,
 )
-_SEPARATORS = " \t\r\n,;|"
-_EXPECTED = "expected e.g. 'AS', 'As', 'A♠', '10h', 'Th', 'Ace of Spades', 'JK' or a card glyph"
+_SEPARATORS = frozenset(" \t\r\n,;|")
+_EXPECTED = (
+    "expected e.g. 'AS', 'As', 'A♠', '10h', 'Th', 'Ace of Spades', 'JK' or a card glyph, "
+    "separated by spaces or commas"
+)
 
 
 def _copy_from(text: str | None, token: str) -> int:
@@ -412,6 +484,9 @@ def _card_from_match(m: re.Match[str]) -> Card:
     if m.group("srank") is not None:
         rank = Rank.parse(m.group("srank"))
         return Card(rank, Suit.parse(m.group("ssuit")), _copy_from(m.group("scopy"), token))
+    if m.group("frank") is not None:
+        rank = Rank.parse(m.group("frank"))
+        return Card(rank, Suit.parse(m.group("fsuit")), _copy_from(m.group("fcopy"), token))
     if m.group("glyph") is not None:
         rank_, suit_, base_copy = _GLYPH_TO_CARD[m.group("glyph")]
         extra = _copy_from(m.group("gcopy"), token)
@@ -422,33 +497,41 @@ def _card_from_match(m: re.Match[str]) -> Card:
 def parse_cards(text: str) -> list[Card]:
     """Parse a list of cards in any mix of notations.
 
-    Cards may be separated by spaces, commas, semicolons or nothing at all.
-    On a bad token the error names it, its 1-based position in the list and
-    the column where it starts.
+    Cards may be separated by spaces, commas, semicolons, ``|`` or nothing at
+    all.  On a bad token the error names it, its 1-based position in the list
+    and the column where it starts (and the whole word when the bad token was
+    glued to good cards).
 
-    >>> [c.code for c in parse_cards("AS, kh;10d T♥ Queen of Clubs 🂡 joker")]
-    ['AS', 'KH', 'TD', 'TH', 'QC', 'AS', 'JK']
+    >>> [c.code for c in parse_cards("AS, kh;10d T♥ Queen of Clubs 🂡 joker ♠2")]
+    ['AS', 'KH', 'TD', 'TH', 'QC', 'AS', 'JK', '2S']
     >>> parse_cards("AS XZ")
     Traceback (most recent call last):
     ...
     croupier.errors.CardNotationError: bad card 'XZ' at position 2 (column 4); expected e.g. ...
+    >>> parse_cards("Ace")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CardNotationError: bad card 'e' (in 'Ace') at position 2 (column 3); ...
     """
     if not isinstance(text, str):
         raise CardNotationError(f"expected card text, got {type(text).__name__}")
     cards: list[Card] = []
     pos = 0
+    word_start = 0
     n = len(text)
     while pos < n:
         if text[pos] in _SEPARATORS:
             pos += 1
+            word_start = pos
             continue
         m = _TOKEN_RE.match(text, pos)
         if m is None:
             end = pos
             while end < n and text[end] not in _SEPARATORS:
                 end += 1
+            context = f" (in {text[word_start:end]!r})" if word_start < pos else ""
             raise CardNotationError(
-                f"bad card {text[pos:end]!r} at position {len(cards) + 1} "
+                f"bad card {text[pos:end]!r}{context} at position {len(cards) + 1} "
                 f"(column {pos + 1}); {_EXPECTED}"
             )
         cards.append(_card_from_match(m))

@@ -5,16 +5,39 @@
 True
 """
 
-from croupier.randomness.source import BitSource, OsRandomSource, RandomSource
+from croupier.errors import EntropyExhaustedError
+from croupier.randomness.entropy import EntropySource, EntropySpecError
+from croupier.randomness.numpy_source import NumpySource
+from croupier.randomness.options import make_source
+from croupier.randomness.seeded import SEEDED_STREAM_ID, SeededSource, parse_seed
+from croupier.randomness.source import BitSource, BufferedBitSource, OsRandomSource, RandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
-from croupier.randomness.walk import ScriptedChooser, exact_distribution
+from croupier.randomness.walk import (
+    ReplayBitSource,
+    ScriptedChooser,
+    exact_distribution,
+    exact_distribution_bits,
+    exact_distribution_truncated,
+)
 
 __all__ = [
+    "SEEDED_STREAM_ID",
     "BitSource",
+    "BufferedBitSource",
     "Chooser",
+    "EntropyExhaustedError",
+    "EntropySource",
+    "EntropySpecError",
+    "NumpySource",
     "OsRandomSource",
     "RandomSource",
     "ScriptedChooser",
+    "ReplayBitSource",
+    "SeededSource",
     "UniformSampler",
     "exact_distribution",
+    "exact_distribution_bits",
+    "exact_distribution_truncated",
+    "make_source",
+    "parse_seed",
 ]

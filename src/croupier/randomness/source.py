@@ -17,11 +17,11 @@ entropy such as dice may return one digit of their own radix instead.
 
 from __future__ import annotations
 
-import secrets
+import os
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-__all__ = ["BitSource", "OsRandomSource", "RandomSource"]
+__all__ = ["BitSource", "BufferedBitSource", "OsRandomSource", "RandomSource"]
 
 
 class RandomSource(ABC):
@@ -30,6 +30,9 @@ class RandomSource(ABC):
     ``kind`` names the source in outputs (``os-csprng``, ``seeded``,
     ``entropy``, ``numpy``); ``reproducible`` says whether the same
     construction gives the same stream again.
+
+    >>> OsRandomSource().kind, OsRandomSource.reproducible
+    ('os-csprng', False)
     """
 
     kind: ClassVar[str] = "abstract"
@@ -54,7 +57,12 @@ class RandomSource(ABC):
 
 
 class BitSource(RandomSource):
-    """A source of independent uniform bits that counts what it hands out."""
+    """A source of independent uniform bits that counts what it hands out.
+
+    >>> src = OsRandomSource()
+    >>> 0 <= src.bits(3) < 8, src.bits_used_exact
+    (True, 3)
+    """
 
     def __init__(self) -> None:
         self._bits_used = 0
@@ -86,13 +94,71 @@ class BitSource(RandomSource):
         """Produce ``k`` >= 1 fresh random bits (not counted here)."""
 
 
-class OsRandomSource(BitSource):
-    """The operating system's CSPRNG (via :mod:`secrets`): croupier's default."""
+class BufferedBitSource(BitSource):
+    """A bit source that reads its underlying stream in blocks and hands bits out in order.
+
+    Subclasses implement :meth:`_next_block`; bits are handed out from the
+    stream in order, the first bit of a request being its most significant
+    bit (the stream read as one big-endian number).
+
+    >>> class Ones(BufferedBitSource):
+    ...     def _next_block(self) -> tuple[int, int]:
+    ...         return 0xFF, 8
+    >>> Ones().bits(12)
+    4095
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._buf = 0
+        self._nbuf = 0
+
+    @abstractmethod
+    def _next_block(self) -> tuple[int, int]:
+        """The next block of the stream as ``(value, number_of_bits)``."""
+
+    def _random_bits(self, k: int) -> int:
+        buf, nbuf = self._buf, self._nbuf
+        while nbuf < k:
+            value, size = self._next_block()
+            buf = (buf << size) | value
+            nbuf += size
+        nbuf -= k
+        out = buf >> nbuf
+        self._buf = buf & ((1 << nbuf) - 1)
+        self._nbuf = nbuf
+        return out
+
+
+class OsRandomSource(BufferedBitSource):
+    """The operating system's CSPRNG (:func:`os.urandom`): croupier's default.
+
+    Bits are read from the OS in blocks of ``block_bytes`` bytes to save
+    system calls; the block is dropped in a forked child so parent and child
+    never share bits.  ``bits_used`` counts the bits handed out.
+
+    >>> src = OsRandomSource()
+    >>> 0 <= src.bits(256) < 2**256, src.bits_used
+    (True, 256.0)
+    """
 
     kind: ClassVar[str] = "os-csprng"
 
+    def __init__(self, block_bytes: int = 64) -> None:
+        super().__init__()
+        if block_bytes < 1:
+            raise ValueError(f"block_bytes must be >= 1, got {block_bytes}")
+        self._block_bytes = block_bytes
+        self._pid = os.getpid()
+
+    def _next_block(self) -> tuple[int, int]:
+        return int.from_bytes(os.urandom(self._block_bytes), "big"), 8 * self._block_bytes
+
     def _random_bits(self, k: int) -> int:
-        return secrets.randbits(k)
+        pid = os.getpid()
+        if pid != self._pid:  # forked: never reuse the parent's buffered bits
+            self._pid, self._buf, self._nbuf = pid, 0, 0
+        return super()._random_bits(k)
 
     def describe(self) -> str:
         return "os-csprng (operating system CSPRNG; not reproducible)"

@@ -15,14 +15,22 @@ uniformity and bias can be shown, not estimated.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
 from croupier.errors import CroupierError
+from croupier.randomness.source import BitSource
 from croupier.randomness.uniform import Chooser
 
-__all__ = ["ScriptedChooser", "WalkTooLargeError", "exact_distribution"]
+__all__ = [
+    "ReplayBitSource",
+    "ScriptedChooser",
+    "WalkTooLargeError",
+    "exact_distribution",
+    "exact_distribution_bits",
+    "exact_distribution_truncated",
+]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -100,3 +108,120 @@ def exact_distribution(
             )
         result[outcome] = result.get(outcome, Fraction(0)) + weight
     return dict(sorted(result.items(), key=lambda kv: repr(kv[0])))
+
+
+def exact_distribution_truncated(
+    algorithm: Callable[[Chooser], T], max_choices: int, *, max_leaves: int = 2_000_000
+) -> tuple[dict[T, Fraction], Fraction]:
+    """Exact outcome probabilities over runs making at most ``max_choices`` choices.
+
+    For algorithms whose decision tree is infinite (rejection, Rao–Sandelius):
+    returns ``(finished, unfinished)`` where ``finished`` maps outcomes to the
+    exact probability of finishing with them within ``max_choices`` choices
+    and ``unfinished`` is the exact probability of needing more; the two add
+    up to exactly 1.
+
+    >>> def retry(chooser: Chooser) -> int:
+    ...     while (v := chooser.below(4)) == 3:
+    ...         pass
+    ...     return v
+    >>> done, left = exact_distribution_truncated(retry, 2)
+    >>> done[0], left
+    (Fraction(5, 16), Fraction(1, 16))
+    """
+    result: dict[T, Fraction] = {}
+    unfinished = Fraction(0)
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    leaves = 0
+    while stack:
+        script, weight = stack.pop()
+        try:
+            outcome = algorithm(ScriptedChooser(script))
+        except _NeedChoice as need:
+            if len(script) >= max_choices:
+                unfinished += weight
+                continue
+            share = weight / need.n
+            stack.extend(((*script, v), share) for v in range(need.n - 1, -1, -1))
+            continue
+        leaves += 1
+        if leaves > max_leaves:
+            raise WalkTooLargeError(
+                f"more than {max_leaves} random paths; use a smaller case or raise max_leaves"
+            )
+        result[outcome] = result.get(outcome, Fraction(0)) + weight
+    return dict(sorted(result.items(), key=lambda kv: repr(kv[0]))), unfinished
+
+
+class _NeedBits(Exception):
+    def __init__(self, k: int) -> None:
+        super().__init__(k)
+        self.k = k
+
+
+class ReplayBitSource(BitSource):
+    """A bit source that replays fixed bit chunks (for exact bit-level walks).
+
+    ``chunks`` lists the values returned by successive ``bits(k)`` calls.
+
+    >>> src = ReplayBitSource([5])
+    >>> src.bits(3), src.bits_used
+    (5, 3.0)
+    """
+
+    def __init__(self, chunks: Sequence[int]) -> None:
+        super().__init__()
+        self._chunks = tuple(chunks)
+        self._pos = 0
+
+    def _random_bits(self, k: int) -> int:
+        if self._pos >= len(self._chunks):
+            self._bits_used -= k
+            raise _NeedBits(k)
+        value = self._chunks[self._pos]
+        self._pos += 1
+        return value
+
+
+def exact_distribution_bits(
+    algorithm: Callable[[BitSource], T], max_bits: int, *, max_leaves: int = 2_000_000
+) -> tuple[dict[T, tuple[Fraction, Fraction]], Fraction]:
+    """Walk every bit string an algorithm can read from a source, up to ``max_bits``.
+
+    Returns ``(finished, unfinished)``: ``finished`` maps each outcome to
+    ``(probability, expected_bits_contribution)`` — the exact probability of
+    finishing with that outcome within ``max_bits`` bits, and the sum over
+    those runs of probability times bits read — and ``unfinished`` the exact
+    probability that more than ``max_bits`` bits are needed.
+
+    >>> from croupier.randomness.uniform import UniformSampler
+    >>> done, left = exact_distribution_bits(lambda s: UniformSampler(s).below(3), 4)
+    >>> done[0][0], left
+    (Fraction(5, 16), Fraction(1, 16))
+    """
+    result: dict[T, tuple[Fraction, Fraction]] = {}
+    unfinished = Fraction(0)
+    stack: list[tuple[tuple[int, ...], int, Fraction]] = [((), 0, Fraction(1))]
+    leaves = 0
+    while stack:
+        chunks, used, weight = stack.pop()
+        source = ReplayBitSource(chunks)
+        try:
+            outcome = algorithm(source)
+        except _NeedBits as need:
+            if used + need.k > max_bits:
+                unfinished += weight
+                continue
+            share = weight / (1 << need.k)
+            stack.extend(
+                ((*chunks, v), used + need.k, share) for v in range((1 << need.k) - 1, -1, -1)
+            )
+            continue
+        leaves += 1
+        if leaves > max_leaves:
+            raise WalkTooLargeError(
+                f"more than {max_leaves} random paths; use a smaller case or raise max_leaves"
+            )
+        p, e = result.get(outcome, (Fraction(0), Fraction(0)))
+        result[outcome] = (p + weight, e + weight * used)
+    return dict(sorted(result.items(), key=lambda kv: repr(kv[0]))), unfinished

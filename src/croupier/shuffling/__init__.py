@@ -1,1 +1,43 @@
-"""Random shuffles over any sequence, and (kept apart) known-flawed ones."""
+"""Random shuffles over any sequence, and (kept apart) known-flawed ones.
+
+>>> from croupier.randomness import UniformSampler, SeededSource
+>>> deck = list(range(10))
+>>> sorted(SHUFFLE_METHODS["lehmer"](deck, UniformSampler(SeededSource("x")))) == deck
+True
+"""
+
+from croupier.shuffling.fair import (
+    fisher_yates,
+    fisher_yates_inplace,
+    lehmer_shuffle,
+    merge_shuffle,
+    random_cut,
+    rao_sandelius,
+    sample,
+)
+from croupier.shuffling.lehmer import (
+    permutation_from_rank,
+    rank_permutation,
+    unrank_permutation,
+)
+from croupier.shuffling.models import gsr_riffle, overhand_pemantle
+from croupier.shuffling.registry import FLAWED_METHODS, SHUFFLE_METHODS, ShuffleMethod, get_method
+
+__all__ = [
+    "FLAWED_METHODS",
+    "SHUFFLE_METHODS",
+    "ShuffleMethod",
+    "fisher_yates",
+    "fisher_yates_inplace",
+    "get_method",
+    "gsr_riffle",
+    "lehmer_shuffle",
+    "merge_shuffle",
+    "overhand_pemantle",
+    "permutation_from_rank",
+    "random_cut",
+    "rank_permutation",
+    "rao_sandelius",
+    "sample",
+    "unrank_permutation",
+]

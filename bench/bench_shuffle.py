@@ -1,0 +1,103 @@
+"""Benchmark: a secure 52-card shuffle against the standard library, with bits used.
+
+Runs croupier's default secure shuffle (one exact draw below 52! from the OS
+CSPRNG, decoded with the Lehmer code) and the standard library's shuffles in
+the same process and prints times and ratios, plus the bits croupier used.
+
+Targets: at least 2x faster than ``random.SystemRandom().shuffle``, no
+slower than ``random.shuffle`` (Mersenne Twister, not secure), and under
+1.02 x log2(52!) bits per shuffle.
+
+Run: ``.venv/bin/python bench/bench_shuffle.py [--rounds N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+
+from croupier.randomness import OsRandomSource, SeededSource, UniformSampler
+from croupier.shuffling import SHUFFLE_METHODS, fisher_yates, lehmer_shuffle
+
+LOG2_52 = math.lgamma(53) / math.log(2)
+
+
+def _time(fn: Callable[[], object], rounds: int, repeats: int = 5) -> float:
+    """Best-of-``repeats`` mean seconds per call."""
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(rounds):
+            fn()
+        best = min(best, (time.perf_counter() - start) / rounds)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20_000)
+    args = parser.parse_args()
+    rounds = args.rounds
+    deck = list(range(52))
+
+    os_source = OsRandomSource()
+    sampler = UniformSampler(os_source)
+
+    def croupier_secure() -> object:
+        return lehmer_shuffle(deck, sampler)
+
+    def croupier_secure_fresh() -> object:
+        return lehmer_shuffle(deck, UniformSampler(os_source))
+
+    system = random.SystemRandom()
+    mt = random.Random(12345)
+
+    def system_shuffle() -> object:
+        d = deck[:]
+        system.shuffle(d)
+        return d
+
+    def mt_shuffle() -> object:
+        d = deck[:]
+        mt.shuffle(d)
+        return d
+
+    fy_sampler = UniformSampler(OsRandomSource(), margin_bits=32)
+
+    def croupier_fy() -> object:
+        return fisher_yates(deck, fy_sampler)
+
+    before = os_source.bits_used
+    t_croupier = _time(croupier_secure, rounds)
+    calls = rounds * 5
+    bits_per = (os_source.bits_used - before) / calls
+    t_fresh = _time(croupier_secure_fresh, rounds)
+    t_fy = _time(croupier_fy, rounds)
+    t_system = _time(system_shuffle, rounds)
+    t_mt = _time(mt_shuffle, rounds)
+
+    print(f"52-card shuffle, best of 5 x {rounds} rounds (microseconds per shuffle)")
+    print(f"  croupier lehmer, OS CSPRNG        {t_croupier * 1e6:8.2f}")
+    print(f"  croupier lehmer, fresh sampler    {t_fresh * 1e6:8.2f}")
+    print(f"  croupier fisher-yates, OS CSPRNG  {t_fy * 1e6:8.2f}")
+    print(f"  random.SystemRandom().shuffle     {t_system * 1e6:8.2f}")
+    print(f"  random.shuffle (Mersenne Twister) {t_mt * 1e6:8.2f}")
+    print(f"speed-up vs SystemRandom().shuffle: {t_system / t_croupier:5.2f}x  (target >= 2)")
+    print(f"speed-up vs random.shuffle:         {t_mt / t_croupier:5.2f}x  (target >= 1)")
+    print(
+        f"bits per shuffle: {bits_per:.3f} = {bits_per / LOG2_52:.4f} x log2(52!) "
+        f"({LOG2_52:.3f}; target < 1.02)"
+    )
+    print("bits per 52-card shuffle by method (seeded, 1000 shuffles, fresh sampler each):")
+    for name, method in SHUFFLE_METHODS.items():
+        source = SeededSource("bench", purpose=name)
+        for _ in range(1000):
+            method(deck, UniformSampler(source))
+        print(f"  {name:15s} {source.bits_used / 1000:9.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""Exact fairness of a random method on a small deck.
+
+:func:`exact_analysis` walks every random choice a method can make (with
+:func:`croupier.randomness.walk.exact_distribution`), so the result is the
+exact probability of every outcome, as fractions.  From it come the total
+variation distance to uniform, the most and least likely outcomes, how many
+outcomes can happen at all and, for shuffles, obstructions such as a fixed
+parity or a card that cannot reach some positions.
+
+>>> def coin_swap(chooser):
+...     deck = [0, 1, 2]
+...     i = chooser.below(2)
+...     deck[i], deck[i + 1] = deck[i + 1], deck[i]
+...     return tuple(deck)
+>>> report = exact_analysis(coin_swap, cards=3, name="coin-swap")
+>>> report.reachable, report.space, str(report.tv)
+(2, 6, '2/3')
+>>> report.parity
+'odd'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from croupier.analysis.markov import tv_to_uniform
+from croupier.analysis.mixing import format_probability
+from croupier.errors import RangeError
+from croupier.randomness.uniform import Chooser
+from croupier.randomness.walk import exact_distribution
+
+__all__ = [
+    "ExactAnalysis",
+    "exact_analysis",
+    "permutation_parity",
+]
+
+Kind = Literal["arrangement", "deal"]
+
+
+def permutation_parity(arrangement: tuple[int, ...]) -> int:
+    """0 for an even arrangement of ``0..n-1``, 1 for an odd one.
+
+    >>> permutation_parity((0, 1, 2)), permutation_parity((1, 0, 2)), permutation_parity((1, 2, 0))
+    (0, 1, 0)
+    """
+    seen = [False] * len(arrangement)
+    transpositions = 0
+    for start in range(len(arrangement)):
+        if seen[start]:
+            continue
+        length = 0
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            i = arrangement[i]
+            length += 1
+        transpositions += length - 1
+    return transpositions % 2
+
+
+@dataclass(frozen=True)
+class ExactAnalysis:
+    """The exact distribution of one method's outcomes on ``cards`` cards.
+
+    ``space`` is the number of outcomes a fair method would spread evenly
+    over (``n!`` arrangements, or the number of distinct deals).
+    """
+
+    name: str
+    cards: int
+    kind: Kind
+    space: int
+    distribution: dict[Any, Fraction] = field(repr=False)
+
+    @property
+    def reachable(self) -> int:
+        """How many outcomes have non-zero probability."""
+        return len(self.distribution)
+
+    @property
+    def tv(self) -> Fraction:
+        """Exact total variation distance to the uniform distribution."""
+        return tv_to_uniform(self.distribution, self.space)
+
+    @property
+    def uniform(self) -> bool:
+        """True when every outcome has probability exactly ``1/space``."""
+        return self.reachable == self.space and self.tv == 0
+
+    @property
+    def max_probability(self) -> Fraction:
+        """The probability of the most likely outcome."""
+        return max(self.distribution.values())
+
+    @property
+    def min_probability(self) -> Fraction:
+        """The probability of the least likely outcome (0 if some cannot happen)."""
+        if self.reachable < self.space:
+            return Fraction(0)
+        return min(self.distribution.values())
+
+    @property
+    def min_reachable_probability(self) -> Fraction:
+        """The probability of the least likely outcome that can happen."""
+        return min(self.distribution.values())
+
+    def most_likely(self, limit: int = 5) -> list[tuple[Any, Fraction]]:
+        """Up to ``limit`` most likely outcomes with their probabilities."""
+        ranked = sorted(self.distribution.items(), key=lambda kv: (-kv[1], repr(kv[0])))
+        return ranked[:limit]
+
+    def least_likely(self, limit: int = 5) -> list[tuple[Any, Fraction]]:
+        """Up to ``limit`` least likely reachable outcomes with their probabilities."""
+        ranked = sorted(self.distribution.items(), key=lambda kv: (kv[1], repr(kv[0])))
+        return ranked[:limit]
+
+    @property
+    def parity(self) -> str | None:
+        """For shuffles: ``'even'`` or ``'odd'`` if every outcome has that parity, else ``'both'``."""
+        if self.kind != "arrangement":
+            return None
+        parities = {permutation_parity(a) for a in self.distribution}
+        if parities == {0}:
+            return "even"
+        if parities == {1}:
+            return "odd"
+        return "both"
+
+    def position_matrix(self) -> list[list[Fraction]]:
+        """For shuffles: ``matrix[card][position]``, the exact chance card ends at position."""
+        if self.kind != "arrangement":
+            raise RangeError(f"{self.name!r} deals hands; a card x position matrix needs a shuffle")
+        n = self.cards
+        matrix = [[Fraction(0)] * n for _ in range(n)]
+        for arrangement, p in self.distribution.items():
+            for position, card in enumerate(arrangement):
+                matrix[card][position] += p
+        return matrix
+
+    def obstructions(self) -> list[str]:
+        """Plain-language reasons the method cannot be uniform (empty when it is)."""
+        notes: list[str] = []
+        if self.reachable < self.space:
+            notes.append(
+                f"only {self.reachable} of {self.space} outcomes can happen"
+                f" ({self.space - self.reachable} never occur)"
+            )
+        if self.kind == "arrangement" and self.cards >= 2:
+            parity = self.parity
+            if parity in ("even", "odd"):
+                notes.append(f"parity is fixed: every outcome is an {parity} permutation")
+            matrix = self.position_matrix()
+            for card, row in enumerate(matrix):
+                fixed = [pos for pos, p in enumerate(row) if p == 1]
+                if fixed:
+                    notes.append(f"card {card} always ends at position {fixed[0]}")
+                    continue
+                missing = [pos for pos, p in enumerate(row) if p == 0]
+                if missing:
+                    notes.append(f"card {card} never reaches position(s) {missing}")
+        if self.reachable == self.space and self.tv != 0:
+            ratio = self.max_probability / self.min_probability
+            notes.append(
+                f"every outcome can happen, but the likeliest is {float(ratio):.4g} times"
+                " as likely as the least likely"
+            )
+        return notes
+
+    def to_json(self, *, outcomes: bool = True) -> dict[str, Any]:
+        """A JSON-ready summary; ``outcomes`` includes every outcome's probability."""
+        data: dict[str, Any] = {
+            "method": self.name,
+            "cards": self.cards,
+            "kind": self.kind,
+            "space": self.space,
+            "reachable": self.reachable,
+            "uniform": self.uniform,
+            "tv": str(self.tv),
+            "tv_float": float(self.tv),
+            "max_probability": str(self.max_probability),
+            "min_probability": str(self.min_probability),
+            "min_reachable_probability": str(self.min_reachable_probability),
+            "most_likely": [
+                {"outcome": _jsonable(o), "probability": str(p)} for o, p in self.most_likely()
+            ],
+            "least_likely": [
+                {"outcome": _jsonable(o), "probability": str(p)} for o, p in self.least_likely()
+            ],
+            "obstructions": self.obstructions(),
+        }
+        if self.kind == "arrangement":
+            data["parity"] = self.parity
+            data["position_matrix"] = [[str(p) for p in row] for row in self.position_matrix()]
+        if outcomes:
+            data["outcomes"] = [
+                {"outcome": _jsonable(o), "probability": str(p)}
+                for o, p in sorted(self.distribution.items(), key=lambda kv: repr(kv[0]))
+            ]
+        return data
+
+    def summary(self) -> str:
+        """A short human-readable report."""
+        lines = [
+            f"{self.name} on {self.cards} cards: exact distribution over {self.space} outcomes",
+            f"  reachable outcomes: {self.reachable} of {self.space}",
+            f"  total variation to uniform: {self.tv} ≈ {format_probability(self.tv)}",
+        ]
+        if self.uniform:
+            lines.append("  verdict: exactly uniform")
+        else:
+            lines.append(
+                f"  most likely outcome: {self.max_probability} "
+                f"({float(self.max_probability * self.space):.4g} x fair)"
+            )
+            lines.append(
+                f"  least likely outcome: {self.min_probability} "
+                f"({float(self.min_probability * self.space):.4g} x fair)"
+            )
+            for o, p in self.most_likely(3):
+                lines.append(f"    likeliest {_show(o)}: {p}")
+            for note in self.obstructions():
+                lines.append(f"  obstruction: {note}")
+            lines.append("  verdict: biased")
+        return "\n".join(lines)
+
+
+def _jsonable(outcome: Any) -> Any:
+    if isinstance(outcome, tuple | list):
+        return [_jsonable(x) for x in outcome]
+    if isinstance(outcome, frozenset | set):
+        return sorted((_jsonable(x) for x in outcome), key=repr)
+    if isinstance(outcome, int | str | float | bool) or outcome is None:
+        return outcome
+    return str(outcome)
+
+
+def _show(outcome: Any) -> str:
+    value = _jsonable(outcome)
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return " ".join(map(str, value))
+    if isinstance(value, list) and all(isinstance(v, list) for v in value):
+        return " | ".join(" ".join(map(str, h)) for h in value)
+    return str(value)
+
+
+def exact_analysis(
+    algorithm: Callable[[Chooser], Hashable],
+    *,
+    cards: int,
+    name: str = "method",
+    kind: Kind = "arrangement",
+    space: int | None = None,
+    max_leaves: int = 2_000_000,
+) -> ExactAnalysis:
+    """Walk every random choice of ``algorithm`` and return the exact analysis.
+
+    ``algorithm(chooser)`` returns one outcome (a tuple arrangement of
+    ``0..cards-1`` for shuffles).  ``space`` defaults to ``cards!`` for
+    shuffles and must be given for deals.
+
+    >>> def first_of_two(chooser):
+    ...     return (0, 1) if chooser.below(3) else (1, 0)
+    >>> r = exact_analysis(first_of_two, cards=2)
+    >>> str(r.tv), r.max_probability
+    ('1/6', Fraction(2, 3))
+    """
+    if cards < 0:
+        raise RangeError(f"deck size {cards} is negative; use 0 or more cards")
+    if space is None:
+        if kind != "arrangement":
+            raise RangeError("the number of possible deals must be given for deal methods")
+        space = math.factorial(cards)
+    dist: Mapping[Hashable, Fraction] = exact_distribution(algorithm, max_leaves=max_leaves)
+    if sum(dist.values()) != 1:  # pragma: no cover - exact_distribution guarantees this
+        raise RangeError(f"probabilities of {name!r} sum to {sum(dist.values())}, not 1")
+    if kind == "arrangement":
+        for outcome in dist:
+            if not isinstance(outcome, tuple) or sorted(outcome) != list(range(cards)):
+                raise RangeError(f"{name!r} returned {outcome!r}, not an arrangement of {cards}")
+    return ExactAnalysis(name, cards, kind, space, dict(dist))

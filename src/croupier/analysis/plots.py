@@ -1,0 +1,179 @@
+"""Pictures of fairness: heatmaps, distance curves and randomness budgets.
+
+matplotlib (the ``analysis`` extra) is imported only here, with the
+non-interactive Agg backend.  Every function writes one file — PNG or SVG,
+chosen by the file name — atomically (a temporary file in the same folder,
+then a rename), with fixed metadata so the same data give the same SVG bytes.
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = os.path.join(d, "tv.svg")
+...     _ = plot_curves({"riffle": [(1, 1.0), (2, 0.5)]}, path, xlabel="riffles")
+...     os.path.getsize(path) > 0
+True
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from croupier.analysis.stats import require
+from croupier.errors import RangeError
+
+__all__ = ["plot_bits", "plot_curves", "plot_heatmap"]
+
+_FORMATS = {".png": "png", ".svg": "svg"}
+
+
+def _pyplot() -> Any:
+    matplotlib = require("matplotlib")
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    matplotlib.rcParams["svg.hashsalt"] = "croupier"
+    return require("matplotlib.pyplot")
+
+
+def _save(fig: Any, path: str | os.PathLike[str]) -> Path:
+    target = Path(path)
+    fmt = _FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        raise RangeError(f"plot file {str(target)!r} must end in .png or .svg")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise RangeError(f"folder {str(folder)!r} for plot {str(target)!r} does not exist")
+    metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {"Software": None}
+    fd, tmp = tempfile.mkstemp(prefix=".croupier-", suffix=target.suffix, dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            fig.savefig(handle, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    finally:
+        require("matplotlib.pyplot").close(fig)
+    return target
+
+
+def plot_heatmap(
+    matrix: Any,
+    path: str | os.PathLike[str],
+    *,
+    title: str = "",
+    label: str = "probability x n",
+) -> Path:
+    """Card x position heatmap of ``matrix`` (rows: cards, columns: positions).
+
+    Values are shown relative to a fair shuffle (1 everywhere), so colours
+    mean the same for every deck size.  Pass probabilities or frequencies.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = plot_heatmap([[0.5, 0.5], [0.5, 0.5]], os.path.join(d, "h.png"), title="fair")
+    ...     p.suffix
+    '.png'
+    """
+    np = require("numpy")
+    plt = _pyplot()
+    data = np.asarray(matrix, dtype=float)
+    n = data.shape[0]
+    if data.ndim != 2 or data.shape != (n, n) or n < 1:
+        raise RangeError(f"heatmap needs a square matrix, got shape {data.shape}")
+    rows = data.sum(axis=1, keepdims=True)
+    rel = data / np.where(rows > 0, rows, 1) * n
+    top = max(2.0, float(rel.max()))
+    fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    image = ax.imshow(rel, cmap="RdBu_r", vmin=0.0, vmax=top, interpolation="nearest")
+    ax.set_xlabel("position after shuffling (0 = top)")
+    ax.set_ylabel("card (starting position)")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label=f"{label} (1 = fair)")
+    return _save(fig, path)
+
+
+def plot_curves(
+    series: Mapping[str, Sequence[tuple[float, float]]],
+    path: str | os.PathLike[str],
+    *,
+    xlabel: str = "repetitions",
+    ylabel: str = "total variation distance to uniform",
+    title: str = "",
+    log: bool = False,
+    reference: float | None = None,
+) -> Path:
+    """Distance-to-uniform curves, one line per series of ``(x, y)`` points.
+
+    ``reference`` draws a dashed horizontal line (e.g. 0.5); ``log`` a log y axis.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = plot_curves({"a": [(1, 0.9), (2, 0.1)]}, os.path.join(d, "c.svg"), log=True)
+    ...     p.name
+    'c.svg'
+    """
+    plt = _pyplot()
+    if not series:
+        raise RangeError("no curves to plot")
+    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    for name, points in series.items():
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        ax.plot(xs, ys, marker="o", markersize=3, label=name)
+    if reference is not None:
+        ax.axhline(reference, color="grey", linestyle="--", linewidth=0.8)
+    if log:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def plot_bits(
+    series: Mapping[str, Sequence[tuple[float, float]]],
+    bound: Sequence[tuple[float, float]],
+    path: str | os.PathLike[str],
+    *,
+    title: str = "",
+    xlabel: str = "cards",
+) -> Path:
+    """Random bits used (per shuffle, averaged) against the information bound.
+
+    ``bound`` is the ``(cards, log2(number of outcomes))`` line no fair
+    method can beat on average.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = plot_bits({"m": [(4, 5.0)]}, [(4, 4.58)], os.path.join(d, "b.svg"))
+    ...     p.exists()
+    True
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    ax.plot(
+        [x for x, _ in bound],
+        [y for _, y in bound],
+        color="black",
+        linestyle="--",
+        label="bound: log2(outcomes)",
+    )
+    for name, points in series.items():
+        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("random bits per shuffle")
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -1,0 +1,497 @@
+"""Layouts: who gets how many cards of which deck, and what is left over.
+
+A :class:`Layout` is a deck (in a fixed canonical order), a list of hands
+(seat or player names with sizes), shared piles (a board, an upcard, a
+starter) and the remainder (stock, pond, kitty, skat) that takes whatever is
+left.  The number of distinct deals of a layout is the multinomial
+``n! / (k_1! k_2! …)`` over all piles, remainder included.
+
+Game presets follow the real rules for deck and hand sizes:
+
+>>> make_layout("bridge").describe()
+'bridge: N 13, E 13, S 13, W 13 from standard (52 cards)'
+>>> make_layout("go-fish", players=4).describe()
+'go-fish: P1 5, P2 5, P3 5, P4 5, pond 32 from standard (52 cards)'
+>>> make_layout("holdem", players=2).describe()
+'holdem: P1 2, P2 2, board 5, stock 43 from standard (52 cards)'
+>>> make_layout(hands=[7, 7, 7]).describe()
+'custom: P1 7, P2 7, P3 7, stock 31 from standard (52 cards)'
+>>> make_layout("bridge").count
+53644737765488792839237440000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from croupier.cards import Card, Rank, Suit
+from croupier.errors import LayoutError
+from croupier.ranking.partitions import multinomial
+
+__all__ = [
+    "GAMES",
+    "GamePreset",
+    "Layout",
+    "Pile",
+    "canonical_deck",
+    "game_names",
+    "make_layout",
+]
+
+_SUIT_POS = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
+_RANK_POS = {r: i for i, r in enumerate("AKQJT98765432")}
+
+
+def _canonical_key(card: Card) -> tuple[int, int, int]:
+    if card.suit is None:
+        return (4, 0, card.copy)
+    return (_SUIT_POS[card.suit], _RANK_POS[card.rank.letter], card.copy)
+
+
+def canonical_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards in croupier's dealing order: suits S H D C, ranks A K … 2, jokers last.
+
+    Deal numbers and the deal methods work over this order, so a deal's number
+    does not depend on how the deck was listed.  For the 52 standard cards it
+    is Big Deal's and PBN's order (ace of spades first, two of clubs last).
+
+    >>> [c.code for c in canonical_deck([Card.parse("2C"), Card.parse("AS"), Card.parse("TH")])]
+    ['AS', 'TH', '2C']
+    """
+    deck = tuple(sorted(cards, key=_canonical_key))
+    if len(set(deck)) != len(deck):
+        raise LayoutError(
+            "the deck holds the same card twice; give copies distinct copy numbers (e.g. a shoe)"
+        )
+    return deck
+
+
+@dataclass(frozen=True)
+class Pile:
+    """One pile of a layout: a hand (``is_hand``) or a shared/leftover pile.
+
+    >>> Pile("N", 13)
+    Pile(name='N', size=13, is_hand=True)
+    """
+
+    name: str
+    size: int
+    is_hand: bool = True
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A deck and the piles it is dealt into (the last pile may be the remainder).
+
+    ``order`` names the card order used to display hands (see
+    :mod:`croupier.orders`).  Build layouts with :func:`make_layout`.
+
+    >>> lay = make_layout("euchre")
+    >>> lay.sizes, lay.remainder_name
+    ((5, 5, 5, 5, 4), 'kitty')
+    """
+
+    game: str
+    deck_name: str
+    deck: tuple[Card, ...]
+    piles: tuple[Pile, ...]
+    order: str = "bridge"
+    remainder_name: str | None = None
+    _index: dict[Card, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if sum(p.size for p in self.piles) != len(self.deck):
+            raise LayoutError(
+                f"pile sizes {[p.size for p in self.piles]} do not add up to the "
+                f"{len(self.deck)} cards of the deck"
+            )
+        self._index.update({c: i for i, c in enumerate(self.deck)})
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The size of every pile, remainder included."""
+        return tuple(p.size for p in self.piles)
+
+    @property
+    def hand_piles(self) -> tuple[Pile, ...]:
+        """The piles that are players' hands."""
+        return tuple(p for p in self.piles if p.is_hand)
+
+    @property
+    def players(self) -> int:
+        """The number of hands."""
+        return len(self.hand_piles)
+
+    @cached_property
+    def count(self) -> int:
+        """``M``: the number of distinct deals, ``n! / ∏ k!`` over all piles."""
+        return multinomial(self.sizes)
+
+    @property
+    def bridge_like(self) -> bool:
+        """Four hands N, E, S, W of 13 from the 52 standard cards (PBN applies).
+
+        >>> make_layout("whist").bridge_like, make_layout("euchre").bridge_like
+        (True, False)
+        """
+        from croupier.ranking.schemes import is_bridge_deck
+
+        return [p.name for p in self.piles] == ["N", "E", "S", "W"] and is_bridge_deck(
+            self.deck, self.sizes
+        )
+
+    def index(self, card: Card) -> int:
+        """The position of ``card`` in the deck (raises if it is not in it)."""
+        try:
+            return self._index[card]
+        except KeyError:
+            raise LayoutError(
+                f"card {card.code!r} is not in the {self.deck_name} deck of this layout"
+            ) from None
+
+    def describe(self) -> str:
+        """One line: the piles with their sizes and the deck."""
+        piles = ", ".join(f"{p.name} {p.size}" for p in self.piles)
+        return f"{self.game}: {piles} from {self.deck_name} ({len(self.deck)} cards)"
+
+
+# -- decks ------------------------------------------------------------------------------
+
+
+def _deck(name: str) -> list[Card]:
+    from croupier.decks import make_deck
+
+    return make_deck(name)
+
+
+def _without(cards: list[Card], codes: str) -> list[Card]:
+    drop = {Card.parse(c) for c in codes.split()}
+    return [c for c in cards if c not in drop]
+
+
+# -- game presets ----------------------------------------------------------------------
+
+_NESW = ("N", "E", "S", "W")
+
+
+def _names(players: int, compass: bool = False) -> list[str]:
+    """Seat names: N E S W for four-handed partnership games, else P1, P2, ..."""
+    return list(_NESW) if compass and players == 4 else [f"P{i + 1}" for i in range(players)]
+
+
+@dataclass(frozen=True)
+class GamePreset:
+    """A game: the players it allows, and how to build its layout for ``players``."""
+
+    name: str
+    players: tuple[int, ...]
+    default_players: int
+    description: str
+    build: Callable[[int], tuple[str, list[Card], list[Pile], str]]
+    order: str = "bridge"
+    aliases: tuple[str, ...] = ()
+
+
+def _fixed(
+    deck: str, size: int, seats: Sequence[str], rest: str | None = None, drop: str = ""
+) -> Callable[[int], tuple[str, list[Card], list[Pile], str]]:
+    def build(players: int) -> tuple[str, list[Card], list[Pile], str]:
+        cards = _deck(deck)
+        if drop:
+            cards = _without(cards, drop)
+        piles = [Pile(s, size) for s in seats]
+        return deck, cards, piles, rest or ""
+
+    return build
+
+
+def _bridge4(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    return "standard", _deck("standard"), [Pile(s, 13) for s in _NESW], ""
+
+
+def _hearts(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    drop = {3: "2D", 4: "", 5: "2D 2C"}[players]
+    cards = _without(_deck("standard"), drop) if drop else _deck("standard")
+    name = "standard" if not drop else f"standard without {drop.replace(' ', ', ')}"
+    return name, cards, [Pile(s, len(cards) // players) for s in _names(players, True)], ""
+
+
+def _go_fish(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    size = 7 if players <= 3 else 5
+    return "standard", _deck("standard"), [Pile(s, size) for s in _names(players)], "pond"
+
+
+def _ratscrew(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    base, extra = divmod(52, players)
+    piles = [Pile(s, base + (1 if i < extra else 0)) for i, s in enumerate(_names(players))]
+    return "standard", _deck("standard"), piles, ""
+
+
+def _per_player(
+    size: int, shared: Sequence[tuple[str, int]] = (), rest: str = "stock", deck: str = "standard"
+) -> Callable[[int], tuple[str, list[Card], list[Pile], str]]:
+    def build(players: int) -> tuple[str, list[Card], list[Pile], str]:
+        piles = [Pile(s, size) for s in _names(players)]
+        piles += [Pile(name, k, is_hand=False) for name, k in shared]
+        return deck, _deck(deck), piles, rest
+
+    return build
+
+
+def _cribbage(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    size = 6 if players == 2 else 5
+    piles = [Pile(s, size) for s in _names(players)]
+    if players == 3:
+        piles.append(Pile("crib", 1, is_hand=False))
+    piles.append(Pile("starter", 1, is_hand=False))
+    return "standard", _deck("standard"), piles, "stock"
+
+
+def _pinochle(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    size = {2: 12, 3: 15, 4: 12}[players]
+    rest = {2: "stock", 3: "widow", 4: ""}[players]
+    seats = _names(players, True)
+    return "pinochle", _deck("pinochle"), [Pile(s, size) for s in seats], rest
+
+
+GAMES: dict[str, GamePreset] = {
+    g.name: g
+    for g in (
+        GamePreset("bridge", (4,), 4, "4 hands of 13 (N E S W)", _bridge4),
+        GamePreset("whist", (4,), 4, "4 hands of 13", _bridge4),
+        GamePreset("spades", (4,), 4, "4 hands of 13", _bridge4),
+        GamePreset(
+            "hearts", (3, 4, 5), 4, "4 x 13; 3 x 17 without 2D; 5 x 10 without 2D 2C", _hearts
+        ),
+        GamePreset(
+            "go-fish",
+            (2, 3, 4, 5, 6),
+            3,
+            "7 cards each for 2-3 players, 5 for 4-6; the rest is the pond",
+            _go_fish,
+            aliases=("gofish",),
+        ),
+        GamePreset(
+            "war", (2,), 2, "26 cards each", _fixed("standard", 26, ("P1", "P2")), order="bridge"
+        ),
+        GamePreset(
+            "ratscrew",
+            (2, 3, 4, 5, 6, 7, 8),
+            2,
+            "Egyptian Ratscrew: the whole deck as evenly as possible",
+            _ratscrew,
+            aliases=("egyptian-ratscrew",),
+        ),
+        GamePreset(
+            "draw",
+            (2, 3, 4, 5, 6, 7),
+            4,
+            "five-card draw: 5 cards each, the rest is the stock",
+            _per_player(5),
+            aliases=("five-card-draw", "poker"),
+        ),
+        GamePreset(
+            "holdem",
+            tuple(range(2, 11)),
+            6,
+            "Texas hold'em: 2 hole cards each, 5 board cards",
+            _per_player(2, [("board", 5)]),
+            aliases=("texas-holdem", "hold-em", "texas"),
+        ),
+        GamePreset(
+            "omaha",
+            tuple(range(2, 11)),
+            6,
+            "Omaha: 4 hole cards each, 5 board cards",
+            _per_player(4, [("board", 5)]),
+        ),
+        GamePreset(
+            "gin",
+            (2,),
+            2,
+            "gin rummy: 10 cards each, one upcard, the rest is the stock",
+            _per_player(10, [("upcard", 1)]),
+            aliases=("gin-rummy",),
+        ),
+        GamePreset(
+            "cribbage",
+            (2, 3, 4),
+            2,
+            "6 cards each (5 for 3-4 players, plus 1 to the crib for 3), a starter",
+            _cribbage,
+        ),
+        GamePreset(
+            "euchre",
+            (4,),
+            4,
+            "24-card deck (9-A), 5 cards each, kitty of 4",
+            _fixed("euchre", 5, _NESW, "kitty"),
+        ),
+        GamePreset(
+            "skat",
+            (3,),
+            3,
+            "32-card deck (7-A), 10 cards each, 2 in the skat",
+            _fixed("skat", 10, ("P1", "P2", "P3"), "skat"),
+            order="skat",
+        ),
+        GamePreset(
+            "pinochle",
+            (2, 3, 4),
+            4,
+            "48-card deck (two of each 9-A), 12 cards each (15 + widow 3 for 3 players)",
+            _pinochle,
+            order="pinochle",
+        ),
+    )
+}
+
+_ALIASES = {alias: g.name for g in GAMES.values() for alias in (g.name, *g.aliases)}
+_ALIASES.update({"texas-hold'em": "holdem", "hold'em": "holdem"})
+
+
+def game_names() -> list[str]:
+    """The names of the game presets.
+
+    >>> game_names()[:4]
+    ['bridge', 'whist', 'spades', 'hearts']
+    """
+    return list(GAMES)
+
+
+def _parse_sizes(hands: Sequence[int] | str) -> list[int]:
+    if isinstance(hands, str):
+        parts = [p.strip() for p in hands.replace(" ", ",").split(",") if p.strip()]
+        try:
+            sizes = [int(p) for p in parts]
+        except ValueError:
+            raise LayoutError(
+                f"bad hand sizes {hands!r}; expected numbers separated by commas, like 7,7,7"
+            ) from None
+    else:
+        sizes = [int(h) for h in hands]
+    if not sizes:
+        raise LayoutError("no hands given; a layout needs at least one player")
+    for s in sizes:
+        if s < 0:
+            raise LayoutError(f"hand size {s} is negative; hand sizes must be >= 0")
+    return sizes
+
+
+def make_layout(
+    game: str | None = None,
+    *,
+    players: int | None = None,
+    hands: Sequence[int] | str | None = None,
+    deck: str | Sequence[Card] | None = None,
+    names: Sequence[str] | None = None,
+) -> Layout:
+    """The layout of a game preset, or a custom one from hand sizes.
+
+    ``game`` is a preset name (see :func:`game_names`); ``None`` means bridge,
+    or ``custom`` when ``hands`` is given.  ``hands`` (e.g. ``[7, 7, 7]`` or
+    ``"7,7,7"``) overrides the hand sizes, the rest of the deck going to the
+    game's remainder pile (``stock`` for custom layouts).  ``deck`` is a deck
+    preset name (:func:`croupier.decks.make_deck`) or a list of cards.
+
+    >>> make_layout("skat").describe()
+    'skat: P1 10, P2 10, P3 10, skat 2 from skat (32 cards)'
+    >>> make_layout("bridge", players=3)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: bridge is played by 4 players, not 3
+    >>> make_layout(hands=[20, 20, 20])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: hands of 20, 20, 20 need 60 cards but the standard deck has 52
+    """
+    if game is None:
+        game = "custom" if hands is not None else "bridge"
+    key = game.strip().lower().replace("_", "-").replace(" ", "-")
+    if players is not None and players < 1:
+        raise LayoutError(f"--players must be at least 1, got {players}")
+    if key == "custom":
+        if hands is None and players is None:
+            raise LayoutError("a custom layout needs hand sizes, e.g. --hands 7,7,7")
+        deck_name = "standard"
+        cards: list[Card] = []
+        piles: list[Pile] = []
+        rest = "stock"
+        order = "bridge"
+    else:
+        name = _ALIASES.get(key)
+        if name is None:
+            raise LayoutError(
+                f"unknown game {game!r}; expected one of {', '.join(GAMES)} or custom"
+            )
+        preset = GAMES[name]
+        count = preset.default_players if players is None else players
+        if hands is not None and players is None:
+            count = len(_parse_sizes(hands))
+        if count not in preset.players and hands is None:
+            allowed = preset.players
+            span = (
+                str(allowed[0])
+                if len(allowed) == 1
+                else f"{allowed[0]}-{allowed[-1]}"
+                if list(allowed) == list(range(allowed[0], allowed[-1] + 1))
+                else ", ".join(map(str, allowed))
+            )
+            verb = "is played by" if len(allowed) == 1 else "takes"
+            raise LayoutError(f"{name} {verb} {span} players, not {count}")
+        if count in preset.players:
+            deck_name, cards, piles, rest = preset.build(count)
+        else:
+            deck_name, cards, piles, rest = preset.build(preset.default_players)
+        key = name
+        order = preset.order
+    if hands is not None:
+        sizes = _parse_sizes(hands)
+        if players is not None and players != len(sizes):
+            raise LayoutError(f"--players {players} but {len(sizes)} hand sizes were given")
+        shared = [p for p in piles if not p.is_hand]
+        piles = [Pile(s, k) for s, k in zip(_names(len(sizes)), sizes, strict=True)] + shared
+        if not rest:
+            rest = "stock"
+    elif key == "custom" and players is not None:
+        raise LayoutError("a custom layout needs hand sizes, e.g. --hands 7,7,7")
+    if deck is not None:
+        if isinstance(deck, str):
+            deck_name, cards = deck.strip().lower(), _deck(deck)
+        else:
+            deck_name, cards = "custom", list(deck)
+    elif not cards:
+        cards = _deck("standard")
+    if not piles:
+        raise LayoutError("a layout needs at least one player")
+    if names is not None:
+        if len(names) != len(piles):
+            raise LayoutError(f"{len(names)} names given for {len(piles)} piles")
+        piles = [Pile(n, p.size, p.is_hand) for n, p in zip(names, piles, strict=True)]
+    dealt = sum(p.size for p in piles)
+    if dealt > len(cards):
+        sizes_text = ", ".join(str(p.size) for p in piles)
+        what = "hands" if all(p.is_hand for p in piles) else "piles"
+        raise LayoutError(
+            f"{what} of {sizes_text} need {dealt} cards but the {deck_name} deck has {len(cards)}"
+        )
+    remainder: str | None = None
+    if dealt < len(cards):
+        if not rest:
+            raise LayoutError(f"{key} deals all {len(cards)} cards but the piles take only {dealt}")
+        remainder = rest
+        piles.append(Pile(rest, len(cards) - dealt, is_hand=False))
+    return Layout(
+        game=key,
+        deck_name=deck_name,
+        deck=canonical_deck(cards),
+        piles=tuple(piles),
+        order=order,
+        remainder_name=remainder,
+    )
+
+
+# Keep Rank imported for doctest readers building custom decks.
+_ = Rank

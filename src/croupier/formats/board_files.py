@@ -1,0 +1,137 @@
+"""Read and write board files in every format croupier knows, chosen by name or extension.
+
+==========  =========  ===============================================
+format      extension  module
+==========  =========  ===============================================
+``pbn``     ``.pbn``   :mod:`croupier.formats.pbn` (PBN 2.1 export)
+``lin``     ``.lin``   :mod:`croupier.formats.lin` (BBO)
+``dup``     ``.dup``   :mod:`croupier.formats.dup` (Duplimate, binary)
+``dlm``     ``.dlm``   :mod:`croupier.formats.dlm` (Duplimate for Windows)
+``csv``     ``.csv``   :mod:`croupier.formats.board_csv`
+``lines``   ``.txt``   one deal per line (Big Deal's ``allpbn``)
+``html``    ``.html``  :mod:`croupier.formats.hand_record_html` (write only)
+==========  =========  ===============================================
+
+>>> from croupier.ranking.bigdeal import goedel_unrank
+>>> from croupier.tournament.boards import Board
+>>> data = render_boards([Board.standard(1, goedel_unrank(5))], "lines")
+>>> read_boards(data, "lines")[0].goedel is None, format_for_path("S1.PBN")
+(True, 'pbn')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePath
+
+from croupier.errors import FileFormatError
+from croupier.tournament.boards import Board
+
+__all__ = ["BOARD_FORMATS", "EXTENSIONS", "format_for_path", "read_boards", "render_boards"]
+
+#: Format names accepted by ``--format``.
+BOARD_FORMATS = ("pbn", "lin", "dup", "dlm", "csv", "lines", "html")
+#: File extension of each format.
+EXTENSIONS = {
+    "pbn": ".pbn",
+    "lin": ".lin",
+    "dup": ".dup",
+    "dlm": ".dlm",
+    "csv": ".csv",
+    "lines": ".txt",
+    "html": ".html",
+}
+
+
+def _check(fmt: str) -> str:
+    if fmt not in BOARD_FORMATS:
+        raise FileFormatError(f"unknown format {fmt!r}; expected one of {', '.join(BOARD_FORMATS)}")
+    return fmt
+
+
+def format_for_path(path: str | PurePath) -> str:
+    """The format of a file, from its extension (case-insensitive).
+
+    >>> format_for_path("deals.dlm")
+    'dlm'
+    """
+    suffix = PurePath(path).suffix.lower()
+    for fmt, ext in EXTENSIONS.items():
+        if ext == suffix:
+            return fmt
+    raise FileFormatError(
+        f"cannot tell the format of {str(path)!r} from its extension; expected one of "
+        + ", ".join(EXTENSIONS.values())
+    )
+
+
+def render_boards(
+    boards: Sequence[Board],
+    fmt: str,
+    *,
+    generator: str = "croupier",
+    title: str = "Hand record",
+) -> bytes:
+    """The file bytes of ``boards`` in format ``fmt`` (text formats are UTF-8)."""
+    fmt = _check(fmt)
+    if fmt == "pbn":
+        from croupier.formats.pbn import format_pbn_file
+
+        return format_pbn_file(boards, generator=generator).encode("utf-8")
+    if fmt == "lin":
+        from croupier.formats.lin import format_lin_file
+
+        return format_lin_file(boards).encode("utf-8")
+    if fmt == "dup":
+        from croupier.formats.dup import format_dup_file
+
+        return format_dup_file(boards)
+    if fmt == "dlm":
+        from croupier.formats.dlm import format_dlm_file
+
+        return format_dlm_file(boards).encode("ascii")
+    if fmt == "csv":
+        from croupier.formats.board_csv import format_board_csv
+
+        return format_board_csv(boards).encode("utf-8")
+    if fmt == "lines":
+        from croupier.formats.board_csv import format_board_lines
+
+        return format_board_lines(boards).encode("utf-8")
+    from croupier.formats.hand_record_html import format_hand_record_html
+
+    return format_hand_record_html(boards, title=title).encode("utf-8")
+
+
+def read_boards(data: bytes, fmt: str, *, source: str = "<file>") -> list[Board]:
+    """Parse file bytes in format ``fmt`` into boards (``html`` cannot be read)."""
+    fmt = _check(fmt)
+    if fmt == "dup":
+        from croupier.formats.dup import parse_dup_file
+
+        return parse_dup_file(data, source=source)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FileFormatError(f"{source}: not UTF-8 text") from None
+    if fmt == "pbn":
+        from croupier.formats.pbn import parse_pbn_file
+
+        return parse_pbn_file(text, source=source)
+    if fmt == "lin":
+        from croupier.formats.lin import parse_lin_file
+
+        return parse_lin_file(text, source=source)
+    if fmt == "dlm":
+        from croupier.formats.dlm import parse_dlm_file
+
+        return parse_dlm_file(text, source=source)
+    if fmt == "csv":
+        from croupier.formats.board_csv import parse_board_csv
+
+        return parse_board_csv(text, source=source)
+    if fmt == "lines":
+        from croupier.formats.board_csv import parse_board_lines
+
+        return parse_board_lines(text, source=source)
+    raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")

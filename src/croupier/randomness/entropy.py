@@ -1,0 +1,200 @@
+"""Finite user entropy: dice rolls, coin flips, bits and hex digits.
+
+An :class:`EntropySource` hands out its digits one at a time, each exactly
+once, as ``(digit, radix)`` pairs; :class:`~croupier.randomness.uniform.UniformSampler`
+combines them in mixed radix, so no roll is wasted or reduced with bias.
+When the digits run out it raises :class:`~croupier.errors.EntropyExhaustedError`
+saying how many more rolls (or bits) are needed at least; it never reuses or
+pads what it was given.
+
+Spec strings (:meth:`EntropySource.parse`):
+
+* ``dice:3,6,1,...`` or ``d6:361...`` — six-sided dice, faces 1 to 6;
+* ``dN:...`` — N-sided dice (``d20:17,3,20``), faces 1 to N;
+* ``coins:HTTH...`` — coin flips (H is 0, T is 1);
+* ``bits:0110...`` — bits;
+* ``hex:9f3a...`` — hex digits, used as 4 bits each (most significant first).
+
+>>> src = EntropySource.parse("dice:3,6,1")
+>>> src.draw(1), src.draw(1), src.remaining
+((2, 6), (5, 6), 1)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import ClassVar
+
+from croupier.errors import EntropyExhaustedError, SeedError
+from croupier.randomness.source import RandomSource
+
+__all__ = ["EntropySource", "EntropySpecError"]
+
+
+class EntropySpecError(SeedError):
+    """An entropy spec (``dice:...``, ``coins:...``, ``hex:...``) is malformed."""
+
+
+_VALID = "valid: dice:3,6,1  d20:17,3,20  coins:HTTH  bits:0110  hex:9f3a"
+
+
+class EntropySource(RandomSource):
+    """A finite list of uniform digits of one radix, each handed out once.
+
+    ``unit`` names one digit in messages ("d6 roll", "coin flip", "bit").
+
+    >>> src = EntropySource([1, 0, 1], 2, unit="bit")
+    >>> src.total_bits, src.bits_used
+    (3.0, 0.0)
+    """
+
+    kind: ClassVar[str] = "entropy"
+    reproducible: ClassVar[bool] = True
+
+    def __init__(self, digits: list[int], radix: int, *, unit: str = "digit", spec: str = "") -> None:
+        if radix < 2:
+            raise EntropySpecError(f"radix {radix} is too small; use 2 or more")
+        for d in digits:
+            if not 0 <= d < radix:
+                raise EntropySpecError(f"digit {d} is not below the radix {radix}")
+        self.digits = tuple(digits)
+        self.radix = radix
+        self.unit = unit
+        self.spec = spec
+        self._pos = 0
+
+    @classmethod
+    def parse(cls, spec: str) -> EntropySource:
+        """Read a spec such as ``dice:3,6,1``, ``d20:...``, ``coins:HTTH``, ``hex:...``.
+
+        >>> EntropySource.parse("coins:HTTH").digits
+        (0, 1, 1, 0)
+        >>> EntropySource.parse("hex:a").digits
+        (1, 0, 1, 0)
+        >>> EntropySource.parse("d20:20,1").digits
+        (19, 0)
+        """
+        kind, sep, body = spec.partition(":")
+        kind = kind.strip().lower()
+        if not sep:
+            raise EntropySpecError(f"bad entropy spec {spec!r}: no ':' ({_VALID})")
+        if kind in ("dice", "d6") or re.fullmatch(r"d\d+", kind):
+            sides = 6 if kind == "dice" else int(kind[1:])
+            if sides < 2:
+                raise EntropySpecError(f"bad entropy spec {spec!r}: dice need 2 or more sides")
+            if re.search(r"[\s,;]", body.strip()) or sides > 9:
+                tokens = [t for t in re.split(r"[\s,;]+", body.strip()) if t]
+            else:
+                tokens = list(body.strip())
+            digits = []
+            for t in tokens:
+                if not t.isdigit() or not 1 <= int(t) <= sides:
+                    raise EntropySpecError(
+                        f"bad d{sides} roll {t!r} in {spec!r}: a d{sides} shows 1 to {sides}"
+                    )
+                digits.append(int(t) - 1)
+            return cls(digits, sides, unit=f"d{sides} roll", spec=spec)
+        text = re.sub(r"[\s,;_]", "", body)
+        if kind in ("coins", "coin"):
+            table = {"h": 0, "t": 1}
+            unit = "coin flip"
+        elif kind == "bits":
+            table = {"0": 0, "1": 1}
+            unit = "bit"
+        elif kind == "hex":
+            bits: list[int] = []
+            for ch in text:
+                try:
+                    v = int(ch, 16)
+                except ValueError:
+                    raise EntropySpecError(
+                        f"bad hex digit {ch!r} in {spec!r}: use 0-9 and a-f"
+                    ) from None
+                bits.extend((v >> s) & 1 for s in (3, 2, 1, 0))
+            return cls(bits, 2, unit="bit", spec=spec)
+        else:
+            raise EntropySpecError(f"unknown entropy kind {kind!r} in {spec!r} ({_VALID})")
+        digits = []
+        for ch in text:
+            if ch.lower() not in table:
+                valid = "/".join(table).upper() if kind != "bits" else "0/1"
+                raise EntropySpecError(f"bad {unit} {ch!r} in {spec!r}: use {valid}")
+            digits.append(table[ch.lower()])
+        return cls(digits, 2, unit=unit, spec=spec)
+
+    @property
+    def remaining(self) -> int:
+        """How many digits are still unused."""
+        return len(self.digits) - self._pos
+
+    @property
+    def bits_per_digit(self) -> float:
+        """``log2(radix)``: the entropy of one digit."""
+        return math.log2(self.radix)
+
+    @property
+    def total_bits(self) -> float:
+        """The entropy of everything supplied, in bits."""
+        return len(self.digits) * self.bits_per_digit
+
+    @property
+    def bits_used(self) -> float:
+        return self._pos * self.bits_per_digit
+
+    def draw(self, bits: int) -> tuple[int, int]:
+        """The next digit as ``(digit, radix)``; raises when none is left.
+
+        >>> src = EntropySource.parse("coins:H")
+        >>> src.draw(1)
+        (0, 2)
+        >>> src.draw(1)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.EntropyExhaustedError: entropy exhausted: all 1 coin flip(s) ...
+        """
+        if self._pos >= len(self.digits):
+            raise EntropyExhaustedError(self.shortfall(2 ** max(1, bits)))
+        d = self.digits[self._pos]
+        self._pos += 1
+        return d, self.radix
+
+    def more_digits_needed(self, factor: int) -> int:
+        """The fewest more digits whose combined range is at least ``factor``.
+
+        >>> EntropySource([], 6).more_digits_needed(37)
+        3
+        """
+        k, reach = 0, 1
+        while reach < factor:
+            reach *= self.radix
+            k += 1
+        return k
+
+    def shortfall(self, factor: int, *, total_bits: float | None = None) -> str:
+        """The message for running out when a draw needs a range ``factor`` times larger.
+
+        With ``total_bits`` (the entropy the whole job needs at least), the
+        message also gives the lower bound for the whole job.
+
+        >>> EntropySource.parse("dice:1,2").shortfall(37)
+        'entropy exhausted: all 2 d6 roll(s) used (5.2 bits); need at least 3 more d6 roll(s)'
+        """
+        more = max(1, self.more_digits_needed(factor))
+        if total_bits is not None:
+            per = self.bits_per_digit
+            missing = total_bits - self.total_bits
+            more = max(more, math.ceil(missing / per - 1e-9))
+        return (
+            f"entropy exhausted: all {len(self.digits)} {self.unit}(s) used "
+            f"({self.total_bits:.1f} bits); need at least {more} more {self.unit}(s)"
+        )
+
+    def describe(self) -> str:
+        return (
+            f"entropy ({len(self.digits)} {self.unit}(s), {self.total_bits:.1f} bits; "
+            f"only as secret as the rolls)"
+        )
+
+    def __repr__(self) -> str:
+        return f"EntropySource.parse({self.spec!r})" if self.spec else "EntropySource(...)"

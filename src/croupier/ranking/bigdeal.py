@@ -1,0 +1,192 @@
+"""Big Deal's Gödel numbering: a bijection between bridge deals and ``[0, D)``.
+
+``D = C(52,13)·C(39,13)·C(26,13)`` is the number of bridge deals.  Big Deal
+numbers the cards 0..51 as ``SA SK … S2 HA … H2 DA … D2 CA … C2`` (suits S H D C,
+ranks A K Q J T 9 … 2) and the seats ``N=0, E=1, S=2, W=3``.  A number ``g``
+is split in mixed radix ``g = rN·C(39,13)·C(26,13) + rE·C(26,13) + rS`` and
+
+* North gets the 13-subset of the 52 cards with lexicographic rank ``rN``
+  (the rank of its ascending list of 0-based positions);
+* East gets the subset of rank ``rE`` of the 39 cards left, kept in card order;
+* South gets the subset of rank ``rS`` of the 26 cards left after that;
+* West gets the last 13 cards.
+
+This is the numbering Big Deal 2.0 uses to turn its random stream into deals
+(see ``docs/tournament.md``); it is a ranking scheme like any other, so the
+same number always means the same deal.
+
+>>> north, east, south, west = goedel_unrank(0)
+>>> " ".join(c.code for c in north[:3]), " ".join(c.code for c in west[-2:])
+('AS KS QS', '3C 2C')
+>>> goedel_rank(goedel_unrank(12345678901234567890)) == 12345678901234567890
+True
+>>> GOEDEL_MAX
+53644737765488792839237440000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+
+from croupier.cards import Card, Rank, Suit
+from croupier.errors import RankingError
+
+__all__ = [
+    "BIGDEAL_CARD_ORDER",
+    "GOEDEL_MAX",
+    "bigdeal_card_index",
+    "goedel_rank",
+    "goedel_unrank",
+]
+
+_HAND = 13
+_SEATS = "NESW"
+
+#: The number of bridge deals, ``C(52,13)·C(39,13)·C(26,13)``: Gödel numbers lie in ``[0, D)``.
+GOEDEL_MAX: int = comb(52, 13) * comb(39, 13) * comb(26, 13)
+
+_C39_C26 = comb(39, 13) * comb(26, 13)
+_C26 = comb(26, 13)
+
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_RANK_ORDER = (
+    Rank.ACE,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.TEN,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+    Rank.SIX,
+    Rank.FIVE,
+    Rank.FOUR,
+    Rank.THREE,
+    Rank.TWO,
+)
+
+#: The 52 cards in Big Deal's index order: ``SA SK … S2 HA … H2 DA … D2 CA … C2``.
+BIGDEAL_CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for s in _SUIT_ORDER for r in _RANK_ORDER)
+
+_INDEX_OF: dict[Card, int] = {card: i for i, card in enumerate(BIGDEAL_CARD_ORDER)}
+
+# _BINOM[n][k] = C(n, k) for 0 <= n <= 52, 0 <= k <= 13.
+_BINOM: tuple[tuple[int, ...], ...] = tuple(
+    tuple(comb(n, k) for k in range(_HAND + 1)) for n in range(53)
+)
+
+
+def bigdeal_card_index(card: Card) -> int:
+    """The 0-based index of ``card`` in Big Deal's order (ace of spades = 0, two of clubs = 51).
+
+    >>> bigdeal_card_index(Card.parse("AS")), bigdeal_card_index(Card.parse("2C"))
+    (0, 51)
+    """
+    index = _INDEX_OF.get(card)
+    if index is None:
+        raise RankingError(
+            f"card {card!r} is not one of the 52 cards of a standard deck; "
+            "Gödel numbers cover standard bridge deals only"
+        )
+    return index
+
+
+def _unrank_subset(rank: int, n: int) -> list[int]:
+    """Ascending positions (0-based, among ``n``) of the 13-subset with lexicographic ``rank``."""
+    picks: list[int] = []
+    q = 0
+    for j in range(_HAND):
+        need = _HAND - 1 - j
+        while True:
+            count = _BINOM[n - 1 - q][need]
+            if rank < count:
+                break
+            rank -= count
+            q += 1
+        picks.append(q)
+        q += 1
+    return picks
+
+
+def _rank_subset(picks: Sequence[int], n: int) -> int:
+    """Lexicographic rank of the ascending 13-subset ``picks`` of ``range(n)``."""
+    rank = 0
+    start = 0
+    for j, p in enumerate(picks):
+        need = _HAND - j
+        # sum over skipped q in [start, p) of C(n-1-q, need-1) = C(n-start, need) - C(n-p, need)
+        rank += _BINOM[n - start][need] - _BINOM[n - p][need]
+        start = p + 1
+    return rank
+
+
+def goedel_unrank(number: int) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
+    """The deal with Gödel ``number``: hands ``(N, E, S, W)``, each in Big Deal card order.
+
+    Each hand is sorted spades, hearts, diamonds, clubs and, within a suit,
+    ``A K Q J T 9 … 2``.
+
+    >>> hands = goedel_unrank(1)
+    >>> " ".join(c.code for c in hands[2] if c.suit is not Suit.DIAMONDS)
+    'AC'
+    >>> goedel_unrank(GOEDEL_MAX)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RankingError: Gödel number 53644737765488792839237440000 out of range; ...
+    """
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise RankingError(f"Gödel number must be an integer, got {number!r}")
+    if not 0 <= number < GOEDEL_MAX:
+        raise RankingError(
+            f"Gödel number {number} out of range; expected 0 <= number < {GOEDEL_MAX}"
+        )
+    r_north, rest = divmod(number, _C39_C26)
+    r_east, r_south = divmod(rest, _C26)
+    remaining = list(range(52))
+    hands: list[list[Card]] = []
+    for r in (r_north, r_east, r_south):
+        positions = _unrank_subset(r, len(remaining))
+        chosen = set(positions)
+        hands.append([BIGDEAL_CARD_ORDER[remaining[p]] for p in positions])
+        remaining = [c for i, c in enumerate(remaining) if i not in chosen]
+    hands.append([BIGDEAL_CARD_ORDER[c] for c in remaining])
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def goedel_rank(hands: Sequence[Sequence[Card]]) -> int:
+    """The Gödel number of a deal given as hands ``(N, E, S, W)`` (any order within a hand).
+
+    >>> n, e, s, w = goedel_unrank(GOEDEL_MAX - 1)
+    >>> goedel_rank([n, e, s, w]) == GOEDEL_MAX - 1
+    True
+    >>> goedel_rank([n, e, s])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RankingError: a bridge deal has 4 hands (N, E, S, W), got 3
+    """
+    if len(hands) != 4:
+        raise RankingError(f"a bridge deal has 4 hands (N, E, S, W), got {len(hands)}")
+    owner: dict[int, int] = {}
+    for seat, hand in enumerate(hands):
+        if len(hand) != _HAND:
+            raise RankingError(
+                f"hand {_SEATS[seat]} has {len(hand)} cards; every bridge hand has 13"
+            )
+        for card in hand:
+            if not isinstance(card, Card):
+                raise RankingError(f"hand {_SEATS[seat]} holds {card!r}, which is not a Card")
+            index = bigdeal_card_index(card)
+            if index in owner:
+                raise RankingError(
+                    f"card {card.code} appears in hand {_SEATS[owner[index]]} and hand "
+                    f"{_SEATS[seat]}; each of the 52 cards must be dealt once"
+                )
+            owner[index] = seat
+    remaining = list(range(52))
+    ranks: list[int] = []
+    for seat in range(3):
+        positions = [i for i, c in enumerate(remaining) if owner[c] == seat]
+        ranks.append(_rank_subset(positions, len(remaining)))
+        remaining = [c for c in remaining if owner[c] != seat]
+    return ranks[0] * _C39_C26 + ranks[1] * _C26 + ranks[2]

@@ -1,0 +1,164 @@
+"""Named shuffle methods for ``--method`` and for analysis.
+
+:data:`SHUFFLE_METHODS` holds the fair shuffles and the human-shuffle
+models; :data:`FLAWED_METHODS`, kept apart, the known-flawed ones.  Every
+method is called as ``method(seq, chooser)`` and returns a new list.
+
+>>> SHUFFLE_METHODS["fisher-yates"].uniform, FLAWED_METHODS["swap-any"].uniform
+(True, False)
+>>> from croupier.randomness import ScriptedChooser
+>>> SHUFFLE_METHODS["lehmer"]("abc", ScriptedChooser([5]))
+['c', 'b', 'a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.errors import ShuffleSpecError
+from croupier.randomness.uniform import Chooser
+from croupier.shuffling import fair, flawed, models
+
+__all__ = ["FLAWED_METHODS", "SHUFFLE_METHODS", "ShuffleMethod", "get_method"]
+
+
+@dataclass(frozen=True)
+class ShuffleMethod:
+    """A named shuffle: ``function(seq, chooser) -> list``, whether it is uniform, and a summary.
+
+    >>> SHUFFLE_METHODS["riffle"].description
+    'one Gilbert–Shannon–Reeds riffle (a model of a human riffle; not uniform)'
+    """
+
+    name: str
+    function: Callable[[Sequence[Any], Chooser], list[Any]]
+    uniform: bool
+    description: str
+
+    def __call__(self, seq: Sequence[Any], chooser: Chooser) -> list[Any]:
+        return self.function(seq, chooser)
+
+
+def _riffles(k: int) -> Callable[[Sequence[Any], Chooser], list[Any]]:
+    def shuffle(seq: Sequence[Any], chooser: Chooser) -> list[Any]:
+        return models.gsr_riffle(seq, chooser, a=2**k)
+
+    return shuffle
+
+
+def _registry(*methods: ShuffleMethod) -> dict[str, ShuffleMethod]:
+    return {m.name: m for m in methods}
+
+
+SHUFFLE_METHODS: dict[str, ShuffleMethod] = _registry(
+    ShuffleMethod(
+        "lehmer",
+        fair.lehmer_shuffle,
+        True,
+        "one uniform draw below n!, decoded with the Lehmer code (fewest bits)",
+    ),
+    ShuffleMethod(
+        "fisher-yates",
+        fair.fisher_yates,
+        True,
+        "Fisher–Yates: swap each position with a uniform earlier-or-same one",
+    ),
+    ShuffleMethod(
+        "rao-sandelius",
+        fair.rao_sandelius,
+        True,
+        "Rao–Sandelius: random piles by coin flips, shuffled recursively",
+    ),
+    ShuffleMethod(
+        "merge-shuffle",
+        fair.merge_shuffle,
+        True,
+        "MergeShuffle: merge shuffled halves by coin flips (Bacher et al. 2015)",
+    ),
+    ShuffleMethod(
+        "cut", fair.random_cut, False, "one cut at a uniform point (a rotation; not uniform)"
+    ),
+    ShuffleMethod(
+        "riffle",
+        models.gsr_riffle,
+        False,
+        "one Gilbert–Shannon–Reeds riffle (a model of a human riffle; not uniform)",
+    ),
+    ShuffleMethod(
+        "riffle7",
+        _riffles(7),
+        False,
+        "seven GSR riffles (one 128-shuffle; close to uniform for 52 cards, not exact)",
+    ),
+    ShuffleMethod(
+        "overhand",
+        models.overhand_pemantle,
+        False,
+        "one overhand shuffle in Pemantle's model (cuts with probability 1/2; not uniform)",
+    ),
+)
+"""Fair shuffles and models of human shuffling, by name."""
+
+FLAWED_METHODS: dict[str, ShuffleMethod] = _registry(
+    ShuffleMethod(
+        "swap-any", flawed.swap_with_any, False, "swap each position with any position (n^n paths)"
+    ),
+    ShuffleMethod(
+        "poker-1999",
+        flawed.poker_1999_shuffle,
+        False,
+        "the 1999 online-poker off-by-one: swap with any position but the last",
+    ),
+    ShuffleMethod(
+        "sattolo-mistake",
+        flawed.sattolo_by_mistake,
+        False,
+        "Fisher–Yates with j < i: only cyclic arrangements (Sattolo)",
+    ),
+    ShuffleMethod(
+        "modulo-bias",
+        flawed.modulo_biased_fisher_yates,
+        False,
+        "Fisher–Yates with rand() % n on 15-bit rand() (modulo bias)",
+    ),
+    ShuffleMethod(
+        "random-comparator",
+        flawed.random_comparator_sort,
+        False,
+        "sort with a comparator that answers at random",
+    ),
+    ShuffleMethod(
+        "randomize-list",
+        flawed.randomize_list_shuffle,
+        False,
+        "seed 000's randomizeList with 3 random cut points (dealer's moves)",
+    ),
+    ShuffleMethod(
+        "time-seeded-32",
+        flawed.time_seeded_from_chooser,
+        False,
+        "the 1999 poker shuffle on a 32-bit LCG seeded with the millisecond of the day",
+    ),
+)
+"""Known-flawed shuffles, by name (never for real use)."""
+
+
+def get_method(name: str) -> ShuffleMethod:
+    """The fair or flawed method called ``name``.
+
+    >>> get_method("merge-shuffle").uniform
+    True
+    >>> get_method("bogo")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.ShuffleSpecError: unknown shuffle method 'bogo'; ...
+    """
+    method = SHUFFLE_METHODS.get(name) or FLAWED_METHODS.get(name)
+    if method is None:
+        raise ShuffleSpecError(
+            f"unknown shuffle method {name!r}; choose from {', '.join(SHUFFLE_METHODS)}"
+            f" (flawed, for study: {', '.join(FLAWED_METHODS)})"
+        )
+    return method

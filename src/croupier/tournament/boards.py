@@ -1,0 +1,190 @@
+"""Duplicate boards: numbers, dealer and vulnerability, board ranges.
+
+A duplicate board carries its number, the dealer and the vulnerability.  Both
+follow the standard cycles every bridge organisation uses:
+
+* the dealer rotates ``N E S W`` with period 4 (board 1 North, board 4 West);
+* the vulnerability follows the 16-board cycle ``None NS EW All / NS EW All None /
+  EW All None NS / All None NS EW``.
+
+>>> [dealer(b) for b in range(1, 6)]
+['N', 'E', 'S', 'W', 'N']
+>>> [vulnerability(b) for b in (1, 2, 3, 4, 5, 16, 17)]
+['None', 'NS', 'EW', 'All', 'NS', 'EW', 'None']
+>>> parse_board_range("17-32")
+range(17, 33)
+>>> board = Board.standard(7, ([], [], [], []))
+>>> board.dealer, board.vulnerable
+('S', 'All')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from croupier.cards import Card
+from croupier.errors import RangeError
+
+__all__ = [
+    "SEATS",
+    "VULNERABILITIES",
+    "Board",
+    "BoardRangeError",
+    "dealer",
+    "parse_board_list",
+    "parse_board_range",
+    "vulnerability",
+]
+
+#: Seat letters in clockwise order, as used for dealers and in PBN.
+SEATS = "NESW"
+
+#: The four vulnerability values, spelled as PBN spells them.
+VULNERABILITIES = ("None", "NS", "EW", "All")
+
+# b % 16 -> vulnerability (the standard duplicate cycle; index 0 is board 16).
+_VUL_CYCLE = (
+    "EW",  # 16
+    "None",  # 1
+    "NS",
+    "EW",
+    "All",
+    "NS",  # 5
+    "EW",
+    "All",
+    "None",
+    "EW",  # 9
+    "All",
+    "None",
+    "NS",
+    "All",  # 13
+    "None",
+    "NS",
+    "EW",
+)[:16]
+
+#: The largest board number accepted (board files use at most three digits).
+MAX_BOARD = 999
+
+Hands = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+
+
+class BoardRangeError(RangeError):
+    """A board number or board range is malformed or out of range."""
+
+
+def _check_board(number: int) -> None:
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_BOARD:
+        raise BoardRangeError(f"board number {number!r} out of range; expected 1..{MAX_BOARD}")
+
+
+def dealer(board: int) -> str:
+    """The dealer of ``board`` (``N``, ``E``, ``S`` or ``W``): North deals board 1, 5, 9, …
+
+    >>> dealer(1), dealer(16), dealer(33)
+    ('N', 'W', 'N')
+    """
+    _check_board(board)
+    return SEATS[(board - 1) % 4]
+
+
+def vulnerability(board: int) -> str:
+    """The vulnerability of ``board`` in the 16-board cycle: ``None``, ``NS``, ``EW`` or ``All``.
+
+    >>> [vulnerability(b) for b in range(9, 17)]
+    ['EW', 'All', 'None', 'NS', 'All', 'None', 'NS', 'EW']
+    """
+    _check_board(board)
+    return _VUL_CYCLE[board % 16]
+
+
+_RANGE_RE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_board_range(text: str, *, bare_count: bool = True) -> range:
+    """Parse ``"A-B"`` (boards A..B) or ``"N"`` (boards 1..N, as Big Deal reads ``-n N``).
+
+    With ``bare_count=False`` a single number means just that board.
+
+    >>> parse_board_range("16"), parse_board_range("5-9"), parse_board_range("7", bare_count=False)
+    (range(1, 17), range(5, 10), range(7, 8))
+    >>> parse_board_range("9-5")
+    Traceback (most recent call last):
+    ...
+    croupier.tournament.boards.BoardRangeError: bad board range '9-5': the first board ...
+    """
+    m = _RANGE_RE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise BoardRangeError(
+            f"bad board range {text!r}; expected N (boards 1..N) or A-B, like '16' or '17-32'"
+        )
+    first, last = int(m.group(1)), m.group(2)
+    if last is None:
+        low, high = (1, first) if bare_count else (first, first)
+    else:
+        low, high = first, int(last)
+    if low < 1 or high > MAX_BOARD:
+        raise BoardRangeError(f"bad board range {text!r}: boards are numbered 1..{MAX_BOARD}")
+    if low > high:
+        raise BoardRangeError(
+            f"bad board range {text!r}: the first board must not exceed the last, like '17-32'"
+        )
+    return range(low, high + 1)
+
+
+def parse_board_list(text: str) -> list[range]:
+    """Parse a comma list of ranges such as ``"1-16,17-32"`` (each element as in Big Deal).
+
+    >>> parse_board_list("1-8, 9-16")
+    [range(1, 9), range(9, 17)]
+    """
+    parts = text.split(",") if isinstance(text, str) else []
+    if not parts or any(not p.strip() for p in parts):
+        raise BoardRangeError(
+            f"bad board list {text!r}; expected ranges separated by commas, like '1-16,17-32'"
+        )
+    return [parse_board_range(p) for p in parts]
+
+
+def _freeze(hands: Sequence[Sequence[Card]]) -> Hands:
+    if len(hands) != 4:
+        raise BoardRangeError(f"a board holds 4 hands (N, E, S, W), got {len(hands)}")
+    return (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(hands[3]))
+
+
+@dataclass(frozen=True)
+class Board:
+    """One duplicate board: its number, four hands ``(N, E, S, W)``, dealer and vulnerability.
+
+    ``goedel`` is the deal's Big Deal number when it is known (boards made by
+    :mod:`croupier.tournament.bigdeal`), else ``None``.
+
+    >>> b = Board.standard(2, ([], [], [], []))
+    >>> b.number, b.dealer, b.vulnerable
+    (2, 'E', 'NS')
+    """
+
+    number: int
+    hands: Hands
+    dealer: str
+    vulnerable: str
+    goedel: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_board(self.number)
+        object.__setattr__(self, "hands", _freeze(self.hands))
+        if self.dealer not in SEATS or len(self.dealer) != 1:
+            raise BoardRangeError(f"bad dealer {self.dealer!r}; expected one of N, E, S, W")
+        if self.vulnerable not in VULNERABILITIES:
+            raise BoardRangeError(
+                f"bad vulnerability {self.vulnerable!r}; expected one of None, NS, EW, All"
+            )
+
+    @classmethod
+    def standard(
+        cls, number: int, hands: Sequence[Sequence[Card]], goedel: int | None = None
+    ) -> Board:
+        """A board whose dealer and vulnerability follow the standard cycles."""
+        return cls(number, _freeze(hands), dealer(number), vulnerability(number), goedel)

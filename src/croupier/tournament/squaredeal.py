@@ -1,0 +1,568 @@
+"""SquareDeal 2.x events: ``.sqd``/``.sqk`` files, key commitment and session deals.
+
+SquareDeal lets an organiser prove the deals were not chosen.  Before the
+event the organiser publishes the ``.sqd`` description, which holds ``KH``, the
+SHA-256 of the secret key file ``.sqk``.  After the event has started a value
+nobody could know in advance (``DV``, for example a stock index close) is
+added; the sessions are dealt by Big Deal from key and ``DV``; afterwards the
+keys are published, and anyone can check ``KH`` and regenerate every board.
+
+Per session ``s`` of phase ``p`` (key ``KEY["p,s"]``, or ``KEY["p,0"]`` for a
+phase whose number of sessions is 0, a "variable" phase):
+
+* ``L`` and ``R`` are the first and second half of the key;
+* ``B`` is the standard base64 of the ``DV`` bytes exactly as stored;
+* Big Deal runs with owner ``L`` and entropy ``R + B + "original"`` (or
+  ``"reserve"``), plus ``"ses" + s`` in a variable phase.
+
+>>> event = SquareDealEvent("Club pairs", phases=[Phase.parse("2:1-16,17-32:CP#:Session #")])
+>>> event.phases[0].boards_for_session(2)
+range(17, 33)
+>>> session_file_name("OPRR##", 1), session_file_name("R16#", 1, reserve=True)
+('OPRR01', 'R161reserve')
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from croupier.errors import FileFormatError
+from croupier.randomness import Chooser, OsRandomSource, RandomSource, UniformSampler
+from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
+from croupier.tournament.boards import Board, BoardRangeError, parse_board_list
+
+__all__ = [
+    "KEY_ALPHABET",
+    "KEY_LENGTH",
+    "Phase",
+    "SessionRef",
+    "SquareDealError",
+    "SquareDealEvent",
+    "SquareDealKeys",
+    "format_sqd",
+    "format_sqk",
+    "key_hash",
+    "make_keys",
+    "match_session_file",
+    "parse_session_spec",
+    "parse_sqd",
+    "parse_sqk",
+    "random_key",
+    "session_boards",
+    "session_file_name",
+]
+
+#: The 62 symbols SquareDeal keys are made of.
+KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#: The length of the keys croupier makes (as SquareDeal does): 60 symbols, about 357 bits.
+KEY_LENGTH = 60
+
+_KEY_RE = re.compile(r"^[A-Za-z0-9]+$")
+_PREFIX_RE = re.compile(r"^[^:/\\\s]+$")
+
+
+class SquareDealError(FileFormatError):
+    """A malformed ``.sqd``/``.sqk`` file or an impossible SquareDeal request."""
+
+
+def _sqd_error(source: str, lineno: int, message: str) -> SquareDealError:
+    return SquareDealError(f"{source} line {lineno}: {message}")
+
+
+# --------------------------------------------------------------------------- phases
+def _expand_boards(spec: str) -> str:
+    """Turn ``3x7`` into ``1-7,8-14,15-21``; other specs are returned unchanged."""
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
+    if m is None:
+        return spec.strip()
+    count, size = int(m.group(1)), int(m.group(2))
+    if count < 1 or size < 1:
+        raise BoardRangeError(f"bad board spec {spec!r}: both numbers of 'NxM' must be >= 1")
+    return ",".join(f"{i * size + 1}-{(i + 1) * size}" for i in range(count))
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One ``SN sessions:boards:prefix:description`` line of a ``.sqd`` file.
+
+    ``sessions == 0`` marks a variable phase (any session number, one key).
+    ``boards`` is the spec as recorded: ``N``, ``A-B``, a comma list, or ``?``
+    (board numbers chosen at dealing time).
+
+    >>> Phase.parse("1:3x7:R#:Round #").boards
+    '1-7,8-14,15-21'
+    >>> Phase.parse("2:7:TWO#:Two #/2").boards_for_session(2)
+    range(1, 8)
+    """
+
+    sessions: int
+    boards: str
+    prefix: str
+    description: str
+
+    def __post_init__(self) -> None:
+        if self.sessions < 0:
+            raise SquareDealError(f"number of sessions {self.sessions} must be >= 0")
+        if self.boards != "?":
+            parse_board_list(self.boards)
+        if not _PREFIX_RE.match(self.prefix):
+            raise SquareDealError(
+                f"bad file prefix {self.prefix!r}: expected a file name without ':', '/', "
+                "'\\' or spaces, with an optional run of '#' for the session number"
+            )
+        if len(re.findall(r"#+", self.prefix)) > 1:
+            raise SquareDealError(
+                f"bad file prefix {self.prefix!r}: at most one run of '#' (the session number)"
+            )
+        if "\n" in self.description or "\r" in self.description:
+            raise SquareDealError(f"phase description {self.description!r} must be one line")
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Parse ``SESSIONS:BOARDS:PREFIX:DESCRIPTION`` (the description may contain ``:``)."""
+        parts = text.strip().split(":", 3)
+        if len(parts) != 4:
+            raise SquareDealError(
+                f"bad phase {text!r}; expected SESSIONS:BOARDS:PREFIX:DESCRIPTION, "
+                "like '2:1-16,17-32:OPRR##:Open pairs round #'"
+            )
+        sessions, boards, prefix, description = parts
+        if not sessions.strip().isdigit():
+            raise SquareDealError(
+                f"bad phase {text!r}: the number of sessions {sessions!r} must be a whole "
+                "number (0 for a variable number of sessions)"
+            )
+        try:
+            expanded = _expand_boards(boards)
+            return cls(int(sessions), expanded, prefix.strip(), description.strip())
+        except BoardRangeError as exc:
+            raise SquareDealError(f"bad phase {text!r}: {exc}") from None
+
+    def format(self) -> str:
+        """The phase as written after ``SN ``."""
+        return f"{self.sessions}:{self.boards}:{self.prefix}:{self.description}"
+
+    @property
+    def variable(self) -> bool:
+        """True for a phase with a variable number of sessions (``sessions == 0``)."""
+        return self.sessions == 0
+
+    def check_session(self, session: int) -> None:
+        """Raise unless ``session`` exists in this phase."""
+        if session < 1 or (not self.variable and session > self.sessions):
+            valid = "1 or more" if self.variable else f"1..{self.sessions}"
+            raise SquareDealError(
+                f"phase {self.prefix!r} has no session {session}; expected {valid}"
+            )
+
+    def boards_for_session(self, session: int) -> range:
+        """The board numbers of ``session``: element ``(session - 1) mod len`` of the list."""
+        self.check_session(session)
+        if self.boards == "?":
+            raise SquareDealError(
+                f"phase {self.prefix!r} has board spec '?': give the boards explicitly"
+            )
+        ranges = parse_board_list(self.boards)
+        return ranges[(session - 1) % len(ranges)]
+
+    def key_id(self, phase_number: int, session: int) -> str:
+        """The ``.sqk`` key name: ``"p,s"``, or ``"p,0"`` in a variable phase."""
+        return f"{phase_number},{0 if self.variable else session}"
+
+    def session_ids(self) -> list[int]:
+        """Sessions of a fixed phase (``[]`` for a variable phase)."""
+        return list(range(1, self.sessions + 1))
+
+
+def session_file_name(prefix: str, session: int, *, reserve: bool = False) -> str:
+    """SquareDeal's file name (no extension): the run of ``#`` becomes the session number.
+
+    The number is zero-padded to the width of the run; a prefix without ``#`` is
+    used as is; reserve sets append ``reserve``.
+
+    >>> session_file_name("VAR#", 12), session_file_name("ONE", 1)
+    ('VAR12', 'ONE')
+    """
+    m = re.search(r"#+", prefix)
+    name = (
+        prefix
+        if m is None
+        else (prefix[: m.start()] + str(session).zfill(m.end() - m.start()) + prefix[m.end() :])
+    )
+    return name + ("reserve" if reserve else "")
+
+
+# ------------------------------------------------------------------------ the event
+@dataclass(frozen=True)
+class SquareDealEvent:
+    """The contents of a ``.sqd`` file.
+
+    ``delayed_value`` is kept exactly as stored (text; bytes that are not UTF-8
+    survive as surrogate escapes), ``key_hash`` is ``KH`` or ``None`` before
+    the keys are made.
+    """
+
+    name: str
+    delayed_info: str = ""
+    delayed_value: str | None = None
+    phases: Sequence[Phase] = field(default_factory=list)
+    key_hash: str | None = None
+
+    def phase(self, number: int) -> Phase:
+        """Phase ``number`` (1-based, in file order)."""
+        if not 1 <= number <= len(self.phases):
+            raise SquareDealError(f"no phase {number}; this event has phases 1..{len(self.phases)}")
+        return self.phases[number - 1]
+
+    def with_key_hash(self, value: str) -> SquareDealEvent:
+        """A copy with ``KH`` set."""
+        return replace(self, key_hash=value)
+
+    def with_delayed_value(self, value: str) -> SquareDealEvent:
+        """A copy with ``DV`` set (byte-exact, one line, no trailing whitespace)."""
+        check_delayed_value(value)
+        return replace(self, delayed_value=value)
+
+    def dv_bytes(self) -> bytes:
+        """The ``DV`` bytes as stored; raises when the event has no ``DV`` yet."""
+        if self.delayed_value is None:
+            raise SquareDealError(
+                f"event {self.name!r} has no delayed value (DV) yet; set it with "
+                "'croupier squaredeal set-dv EVENT.sqd VALUE' once it is known"
+            )
+        return self.delayed_value.encode("utf-8", "surrogateescape")
+
+
+def check_delayed_value(value: str) -> None:
+    """Raise unless ``value`` can be stored byte-exact on a ``DV`` line.
+
+    >>> check_delayed_value("12,345.6 7")
+    >>> check_delayed_value("7 ")
+    Traceback (most recent call last):
+    ...
+    croupier.tournament.squaredeal.SquareDealError: bad delayed value '7 ': ...
+    """
+    if not value or value != value.rstrip() or "\n" in value or "\r" in value:
+        raise SquareDealError(
+            f"bad delayed value {value!r}: it must be one non-empty line without trailing "
+            "whitespace (it is stored and used byte for byte)"
+        )
+
+
+def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
+    """Parse a SquareDeal 2.x ``.sqd`` file.
+
+    Lines are ``# comment``, ``TN name``, ``DI info``, ``DV value``,
+    ``SN phase`` and ``KH hash``; anything else is an error naming the line.
+
+    >>> ev = parse_sqd("TN Test\\nDV 12,345.6 7\\nSN 1:5-9:ONE:One\\n")
+    >>> ev.name, ev.delayed_value, ev.phases[0].boards_for_session(1)
+    ('Test', '12,345.6 7', range(5, 10))
+    >>> parse_sqd("TN Test\\nXX what\\n", source="a.sqd")
+    Traceback (most recent call last):
+    ...
+    croupier.tournament.squaredeal.SquareDealError: a.sqd line 2: unknown line 'XX what'; ...
+    """
+    name: str | None = None
+    info = ""
+    dv: str | None = None
+    kh: str | None = None
+    phases: list[Phase] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.startswith("#"):
+            continue
+        code = line[:2]
+        rest = line[3:] if line[2:3] == " " else ("" if len(line) == 2 else None)
+        if rest is None or code not in ("TN", "DI", "DV", "SN", "KH"):
+            raise _sqd_error(
+                source,
+                lineno,
+                f"unknown line {line!r}; expected '# comment' or a line starting with "
+                "TN, DI, DV, SN or KH and a space",
+            )
+        if code == "TN":
+            name = rest.rstrip()
+        elif code == "DI":
+            info = rest.rstrip()
+        elif code == "DV":
+            dv = rest.rstrip()
+            if not dv:
+                raise _sqd_error(source, lineno, "empty DV line; give the delayed value")
+        elif code == "KH":
+            kh = rest.strip().lower()
+            if not re.fullmatch(r"[0-9a-f]{64}", kh):
+                raise _sqd_error(
+                    source, lineno, f"bad key hash {rest.strip()!r}; expected 64 hex digits"
+                )
+        else:
+            try:
+                phases.append(Phase.parse(rest))
+            except SquareDealError as exc:
+                raise _sqd_error(source, lineno, str(exc)) from None
+    if name is None:
+        raise SquareDealError(f"{source}: no 'TN' line; the event needs a name")
+    if not phases:
+        raise SquareDealError(f"{source}: no 'SN' line; the event needs at least one phase")
+    return SquareDealEvent(name, info, dv, phases, kh)
+
+
+def format_sqd(event: SquareDealEvent) -> str:
+    """The ``.sqd`` text of ``event`` (LF line ends; SquareDeal 2.x reads it).
+
+    >>> print(format_sqd(SquareDealEvent("T", phases=[Phase.parse("1:5:A:A")])), end="")
+    # SquareDeal 2.x event description (croupier)
+    TN T
+    SN 1:5:A:A
+    # do not edit: the key hash KH commits to the secret keys
+    """
+    lines = ["# SquareDeal 2.x event description (croupier)", f"TN {event.name}"]
+    if event.delayed_info:
+        lines.append(f"DI {event.delayed_info}")
+    if event.delayed_value is not None:
+        lines.append(f"DV {event.delayed_value}")
+    lines.extend(f"SN {p.format()}" for p in event.phases)
+    if event.key_hash is not None:
+        lines.append(f"KH {event.key_hash}")
+    lines.append("# do not edit: the key hash KH commits to the secret keys")
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- keys
+@dataclass(frozen=True)
+class SquareDealKeys:
+    """The secret keys of an event: ``"p,s"`` → key, in file order."""
+
+    keys: dict[str, str]
+
+    def key_for(self, event: SquareDealEvent, phase_number: int, session: int) -> str:
+        """The key of a session (``p,0`` for a variable phase)."""
+        key_id = event.phase(phase_number).key_id(phase_number, session)
+        key = self.keys.get(key_id)
+        if key is None:
+            raise SquareDealError(f"the key file has no key {key_id!r} (phase,session)")
+        return key
+
+
+def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
+    """Parse a ``.sqk`` file: lines ``phase,session:KEY`` (CRLF or LF).
+
+    >>> parse_sqk("1,1:abcDEF123\\r\\n").keys
+    {'1,1': 'abcDEF123'}
+    >>> parse_sqk("1;1:abc\\r\\n", source="k.sqk")
+    Traceback (most recent call last):
+    ...
+    croupier.tournament.squaredeal.SquareDealError: k.sqk line 1: bad key line '1;1:abc'; ...
+    """
+    keys: dict[str, str] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"(\d+),(\d+):(.*)", line)
+        if m is None or not _KEY_RE.match(m.group(3)):
+            raise _sqd_error(
+                source,
+                lineno,
+                f"bad key line {line!r}; expected PHASE,SESSION:KEY with a key of "
+                "letters and digits",
+            )
+        key_id = f"{int(m.group(1))},{int(m.group(2))}"
+        if key_id in keys:
+            raise _sqd_error(source, lineno, f"key {key_id!r} appears twice")
+        keys[key_id] = m.group(3)
+    if not keys:
+        raise SquareDealError(f"{source}: no keys found")
+    return SquareDealKeys(keys)
+
+
+def format_sqk(keys: SquareDealKeys) -> bytes:
+    """The ``.sqk`` file bytes: one ``p,s:KEY`` line per key, CRLF line ends."""
+    return b"".join(f"{k}:{v}\r\n".encode("ascii") for k, v in keys.keys.items())
+
+
+def key_hash(sqk: bytes) -> str:
+    """``KH``: SHA-256 (hex) of the key file with every line re-terminated by CRLF.
+
+    >>> key_hash(b"1,1:abc\\n") == key_hash(b"1,1:abc\\r\\n")
+    True
+    """
+    lines = sqk.splitlines()
+    normalised = b"".join(line + b"\r\n" for line in lines)
+    return hashlib.sha256(normalised).hexdigest()
+
+
+def make_keys(event: SquareDealEvent, source: RandomSource | None = None) -> SquareDealKeys:
+    """Fresh secret keys for every session of ``event`` (``p,0`` for variable phases).
+
+    Each key is :data:`KEY_LENGTH` symbols, each chosen exactly uniformly
+    among the 62 of :data:`KEY_ALPHABET` (rejection sampling, no modulo bias)
+    from ``source`` (default: the operating system's CSPRNG).
+
+    >>> ev = SquareDealEvent("T", phases=[Phase.parse("2:7:A#:A"), Phase.parse("0:5:B#:B")])
+    >>> sorted(make_keys(ev).keys)
+    ['1,1', '1,2', '2,0']
+    """
+    sampler = UniformSampler(source if source is not None else OsRandomSource())
+    keys: dict[str, str] = {}
+    for p, phase in enumerate(event.phases, start=1):
+        sessions = [0] if phase.variable else phase.session_ids()
+        for s in sessions:
+            keys[f"{p},{s}"] = random_key(sampler)
+    return SquareDealKeys(keys)
+
+
+def random_key(chooser: Chooser, length: int = KEY_LENGTH) -> str:
+    """A key of ``length`` symbols, each exactly uniform over :data:`KEY_ALPHABET`.
+
+    >>> from croupier.randomness import ScriptedChooser
+    >>> random_key(ScriptedChooser([0, 25, 26, 61]), 4)
+    'AZa9'
+    """
+    return "".join(KEY_ALPHABET[chooser.below(len(KEY_ALPHABET))] for _ in range(length))
+
+
+# ------------------------------------------------------------------------- dealing
+@dataclass(frozen=True, order=True)
+class SessionRef:
+    """One set to deal: phase number, session number, and whether it is the reserve set."""
+
+    phase: int
+    session: int
+    reserve: bool = False
+
+
+def session_boards(
+    event: SquareDealEvent,
+    keys: SquareDealKeys,
+    ref: SessionRef,
+    boards: range | None = None,
+) -> list[Board]:
+    """Regenerate the boards SquareDeal + Big Deal make for one session.
+
+    ``boards`` overrides the phase's board numbers (needed for a ``?`` spec).
+    """
+    phase = event.phase(ref.phase)
+    phase.check_session(ref.session)
+    numbers = boards if boards is not None else phase.boards_for_session(ref.session)
+    key = keys.key_for(event, ref.phase, ref.session)
+    half = len(key) // 2
+    owner, right = key[:half], key[half:]
+    entropy = right + base64.b64encode(event.dv_bytes()).decode("ascii")
+    entropy += "reserve" if ref.reserve else "original"
+    if phase.variable:
+        entropy += f"ses{ref.session}"
+    return bigdeal_boards(seed_from_entropy([entropy]), owner, numbers)
+
+
+def _parse_numbers(text: str, limit: int | None, what: str) -> list[int]:
+    text = text.strip()
+    if text == "*":
+        if limit is None:
+            raise SquareDealError(
+                f"'*' cannot stand for the sessions of a variable phase; give numbers like "
+                f"'{what}/3' or '{what}/1-4'"
+            )
+        return list(range(1, limit + 1))
+    out: list[int] = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if m is None:
+            raise SquareDealError(f"bad number list {text!r}; expected '*', N, A-B or a list")
+        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        if low < 1 or high < low:
+            raise SquareDealError(f"bad number range {part.strip()!r}; expected A-B with 1<=A<=B")
+        out.extend(range(low, high + 1))
+    return out
+
+
+def parse_session_spec(
+    event: SquareDealEvent, spec: str = "*/*", *, reserve: bool = False
+) -> list[SessionRef]:
+    """Parse ``PHASES/SESSIONS`` items separated by ``;`` (``*`` = all), e.g. ``"1/2-3;2/*"``.
+
+    ``*/*`` covers every session of every fixed phase; variable phases need
+    explicit session numbers.  The result is in SquareDeal's order: phases in
+    file order, then sessions ascending.
+
+    >>> ev = SquareDealEvent("T", phases=[Phase.parse("2:7:A#:A"), Phase.parse("0:5:B#:B")])
+    >>> [(r.phase, r.session) for r in parse_session_spec(ev, "*/*;2/4")]
+    [(1, 1), (1, 2), (2, 4)]
+    """
+    refs: set[SessionRef] = set()
+    for item in spec.split(";"):
+        if "/" not in item:
+            raise SquareDealError(
+                f"bad session spec {item.strip()!r}; expected PHASES/SESSIONS like '1/2', "
+                "'2/*' or '*/*'"
+            )
+        phase_part, session_part = item.split("/", 1)
+        if phase_part.strip() == "*":
+            phase_numbers = list(range(1, len(event.phases) + 1))
+            skip_variable = session_part.strip() == "*"
+        else:
+            phase_numbers = _parse_numbers(phase_part, len(event.phases), "P")
+            skip_variable = False
+        for p in phase_numbers:
+            phase = event.phase(p)
+            if phase.variable and skip_variable:
+                continue
+            limit = None if phase.variable else phase.sessions
+            for s in _parse_numbers(session_part, limit, str(p)):
+                phase.check_session(s)
+                refs.add(SessionRef(p, s, reserve))
+    if not refs:
+        raise SquareDealError(f"session spec {spec!r} selects no session")
+    return sorted(refs)
+
+
+def match_session_file(event: SquareDealEvent, file_name: str) -> SessionRef:
+    """Which session a file name belongs to, from the phases' prefixes (extension ignored).
+
+    >>> ev = SquareDealEvent("T", phases=[Phase.parse("0:8:VAR#:V"), Phase.parse("1:5-9:ONE:O")])
+    >>> match_session_file(ev, "VAR4reserve.pbn"), match_session_file(ev, "ONE.pbn")
+    (SessionRef(phase=1, session=4, reserve=True), SessionRef(phase=2, session=1, reserve=False))
+    """
+    stem = file_name.rsplit("/", 1)[-1]
+    if "." in stem:
+        stem = stem[: stem.rindex(".")]
+    matches: list[SessionRef] = []
+    for p, phase in enumerate(event.phases, start=1):
+        m_run = re.search(r"#+", phase.prefix)
+        for reserve in (False, True):
+            suffix = "reserve" if reserve else ""
+            if m_run is None:
+                if stem == phase.prefix + suffix and (phase.sessions == 1):
+                    matches.append(SessionRef(p, 1, reserve))
+                continue
+            width = m_run.end() - m_run.start()
+            pattern = (
+                re.escape(phase.prefix[: m_run.start()])
+                + r"(\d+)"
+                + re.escape(phase.prefix[m_run.end() :] + suffix)
+            )
+            m = re.fullmatch(pattern, stem)
+            if m is None:
+                continue
+            session = int(m.group(1))
+            if session < 1 or str(session).zfill(width) != m.group(1):
+                continue
+            if not phase.variable and session > phase.sessions:
+                continue
+            matches.append(SessionRef(p, session, reserve))
+    if not matches:
+        prefixes = ", ".join(repr(ph.prefix) for ph in event.phases)
+        raise SquareDealError(
+            f"file {file_name!r} matches no session of this event; SquareDeal names files "
+            f"after the phase prefixes {prefixes}"
+        )
+    if len(matches) > 1:
+        raise SquareDealError(
+            f"file {file_name!r} matches several sessions {matches!r}; rename it to one "
+            "SquareDeal file name"
+        )
+    return matches[0]

@@ -1,0 +1,56 @@
+"""docs/cards.md is executed: its Python examples as doctests, its console examples in-process."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+
+import pytest
+
+from tests.conftest import ROOT, CliRunner
+
+DOC = ROOT / "docs" / "cards.md"
+
+
+def _examples(kind: str) -> list[tuple[list[str], list[str]]]:
+    text = DOC.read_text(encoding="utf-8")
+    examples: list[tuple[list[str], list[str]]] = []
+    for block in re.findall(rf"```{kind}\n(.*?)```", text, re.DOTALL):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                words = shlex.split(line[2:])
+                assert words[0] == "croupier", line
+                examples.append((words[1:], []))
+            elif examples:
+                examples[-1][1].append(line)
+    return examples
+
+
+def test_python_examples_pass() -> None:
+    failures, attempted = doctest.testfile(
+        str(DOC),
+        module_relative=False,
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+    )
+    assert attempted >= 15
+    assert failures == 0
+
+
+@pytest.mark.parametrize("args,expected", _examples("console"), ids=lambda v: " ".join(v))
+def test_console_examples_print_what_the_doc_says(
+    cli: CliRunner, args: list[str], expected: list[str]
+) -> None:
+    r = cli(args)
+    assert r.code == 0, r.err
+    assert r.out.splitlines() == expected
+
+
+@pytest.mark.parametrize("args,expected", _examples("text"), ids=lambda v: " ".join(v))
+def test_error_examples_exit_2_with_the_documented_line(
+    cli: CliRunner, args: list[str], expected: list[str]
+) -> None:
+    r = cli(args)
+    assert r.code == 2
+    assert r.out == ""
+    assert r.err.splitlines() == expected

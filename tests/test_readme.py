@@ -1,0 +1,55 @@
+"""The README's examples are executed, so the front page cannot rot.
+
+* ``>>>`` examples run as doctests;
+* in ```` ```console ```` blocks, every ``$ croupier ...`` line is run in-process
+  and must exit 0 and print exactly the lines that follow it (up to the next
+  ``$`` line); a command followed by no lines only has to succeed.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+
+import pytest
+
+from tests.conftest import ROOT, CliRunner
+
+README = ROOT / "README.md"
+
+
+def _console_examples() -> list[tuple[list[str], list[str]]]:
+    text = README.read_text(encoding="utf-8")
+    examples: list[tuple[list[str], list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
+        current: tuple[list[str], list[str]] | None = None
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                words = shlex.split(line[2:])
+                assert words[0] == "croupier", line
+                current = (words[1:], [])
+                examples.append(current)
+            elif current is not None:
+                current[1].append(line)
+    return examples
+
+
+def test_readme_python_examples_pass() -> None:
+    failures, attempted = doctest.testfile(
+        str(README), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
+    assert attempted > 0
+    assert failures == 0
+
+
+def test_readme_has_console_examples() -> None:
+    assert len(_console_examples()) >= 3
+
+
+@pytest.mark.parametrize("args,expected", _console_examples(), ids=lambda v: " ".join(v))
+def test_readme_console_example(cli: CliRunner, args: list[str], expected: list[str]) -> None:
+    result = cli(args)
+    assert result.code == 0, result.err
+    if expected:
+        assert result.out.rstrip("\n").splitlines() == expected
