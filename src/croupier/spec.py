@@ -156,9 +156,7 @@ class Repeat:
 
     def __str__(self) -> str:
         inner = str(self.body)
-        if isinstance(self.body, Repeat) or (
-            isinstance(self.body, Chain) and len(self.body.steps) != 1
-        ):
+        if isinstance(self.body, Chain) and len(self.body.steps) != 1:
             inner = f"({inner})"
         return f"{inner}*{self.times}"
 
@@ -262,7 +260,7 @@ class _Parser:
                 tok = self.peek()
                 raise self.fail(tok[1] if tok else "(", "unclosed '('; expected ')'")
             self.take()
-            return inner
+            return inner.steps[0] if len(inner.steps) == 1 else inner
         if kind != "name":
             raise self.fail(value, "expected a move such as 'riffle' or 'cut:3'")
         key = value.lower().replace("_", "-")

@@ -169,7 +169,9 @@ def plot_bits(
         label="bound: log2(outcomes)",
     )
     for name, points in series.items():
-        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=name)
+        ax.plot(
+            [x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=name
+        )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("random bits per shuffle")
     if title:

@@ -321,9 +321,7 @@ def poker_category(hand: Sequence[tuple[int, int]], ranks: int = 13) -> str:
     shape = sorted(Counter(values).values(), reverse=True)
     flush = len({s for _, s in hand}) == 1
     distinct = len(set(values)) == 5
-    straight = distinct and (
-        values[4] - values[0] == 4 or values == [0, 1, 2, 3, ranks - 1]
-    )
+    straight = distinct and (values[4] - values[0] == 4 or values == [0, 1, 2, 3, ranks - 1])
     if straight and flush:
         return "straight flush"
     if shape[0] == 4:

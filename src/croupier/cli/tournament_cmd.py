@@ -239,20 +239,20 @@ def _squaredeal_commands(app: typer.Typer) -> None:
     ) -> None:
         """Create an event description (.sqd) with its phases."""
         from croupier.tournament.files import write_file
-        from croupier.tournament.squaredeal import Phase, SquareDealEvent, format_sqd
+        from croupier.tournament.squaredeal import (
+            Phase,
+            SquareDealError,
+            SquareDealEvent,
+            format_sqd,
+        )
 
         for text, what in ((name, "event name"), (delayed_info, "delayed info")):
             if "\n" in text or "\r" in text:
-                from croupier.tournament.squaredeal import SquareDealError
-
                 raise SquareDealError(f"the {what} {text!r} must be one line")
-        event = SquareDealEvent(
-            name.strip(), delayed_info.strip(), None, [Phase.parse(p) for p in phase]
-        )
-        if not event.name:
-            from croupier.tournament.squaredeal import SquareDealError
-
+        if not name.strip():
             raise SquareDealError("the event name (--name) must not be empty")
+        phases = [Phase.parse(p) for p in phase]
+        event = SquareDealEvent(name.strip(), delayed_info.strip(), None, phases)
         write_file(sqd, format_sqd(event).encode("utf-8", "surrogateescape"), overwrite=overwrite)
         typer.echo(
             f"wrote {sqd} ({len(event.phases)} phase(s)); next: croupier squaredeal publish {sqd}"

@@ -1,1 +1,37 @@
-"""Layouts, game presets, deal methods and the Deal result."""
+"""Layouts, game presets, deal methods and the Deal result.
+
+>>> from croupier.randomness import make_source
+>>> d = deal(make_layout("bridge"), source=make_source(seed="doc", purpose="deal"))
+>>> [len(h) for h in d.hands]
+[13, 13, 13, 13]
+"""
+
+from croupier.dealing.deal import (
+    ALGORITHM_ID,
+    DEFAULT_SCHEME,
+    Deal,
+    deal,
+    deal_from_number,
+    deal_from_piles,
+    deal_many,
+)
+from croupier.dealing.layout import GAMES, Layout, Pile, game_names, make_layout
+from croupier.dealing.methods import METHODS, get_method, method_names
+
+__all__ = [
+    "ALGORITHM_ID",
+    "DEFAULT_SCHEME",
+    "GAMES",
+    "METHODS",
+    "Deal",
+    "Layout",
+    "Pile",
+    "deal",
+    "deal_from_number",
+    "deal_from_piles",
+    "deal_many",
+    "game_names",
+    "get_method",
+    "make_layout",
+    "method_names",
+]

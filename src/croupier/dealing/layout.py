@@ -335,7 +335,7 @@ GAMES: dict[str, GamePreset] = {
             3,
             "32-card deck (7-A), 10 cards each, 2 in the skat",
             _fixed("skat", 10, ("P1", "P2", "P3"), "skat"),
-            order="skat",
+            order="custom:ATKQJ987:SHDC",
         ),
         GamePreset(
             "pinochle",

@@ -42,7 +42,11 @@ CSV_COLUMNS = ("board", "dealer", "vulnerable", "north", "east", "south", "west"
 
 
 def format_board_csv(boards: Sequence[Board]) -> str:
-    """CSV text with a header row (RFC 4180, CRLF line ends)."""
+    """CSV text with a header row (RFC 4180, CRLF line ends).
+
+    >>> format_board_csv([]).strip()
+    'board,dealer,vulnerable,north,east,south,west,goedel'
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -57,6 +61,11 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
 
     ``dealer`` and ``vulnerable`` default to the standard cycles; a ``goedel``
     column, when present and filled, must agree with the hands.
+
+    >>> parse_board_csv("board,north\\n1,AKQ...\\n", source="x.csv")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: x.csv: missing CSV column(s) ['east', 'south', 'west']
     """
     reader = csv.DictReader(io.StringIO(text))
     missing = {"board", "north", "east", "south", "west"} - set(reader.fieldnames or ())
@@ -89,7 +98,11 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
 
 
 def format_board_lines(boards: Sequence[Board]) -> str:
-    """One deal per line (hands N E S W, ``S.H.D.C``), LF line ends."""
+    """One deal per line (hands N E S W, ``S.H.D.C``), LF line ends.
+
+    >>> format_board_lines([])
+    ''
+    """
     return "".join(format_pbn_deal(b.hands)[2:] + "\n" for b in boards)
 
 

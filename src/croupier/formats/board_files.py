@@ -72,7 +72,11 @@ def render_boards(
     generator: str = "croupier",
     title: str = "Hand record",
 ) -> bytes:
-    """The file bytes of ``boards`` in format ``fmt`` (text formats are UTF-8)."""
+    """The file bytes of ``boards`` in format ``fmt`` (text formats are UTF-8).
+
+    >>> render_boards([], "pbn", generator="g").splitlines()[3]
+    b'[Generator "g"]'
+    """
     fmt = _check(fmt)
     if fmt == "pbn":
         from croupier.formats.pbn import format_pbn_file
@@ -104,7 +108,11 @@ def render_boards(
 
 
 def read_boards(data: bytes, fmt: str, *, source: str = "<file>") -> list[Board]:
-    """Parse file bytes in format ``fmt`` into boards (``html`` cannot be read)."""
+    """Parse file bytes in format ``fmt`` into boards (``html`` cannot be read).
+
+    >>> read_boards(b"", "pbn")
+    []
+    """
     fmt = _check(fmt)
     if fmt == "dup":
         from croupier.formats.dup import parse_dup_file

@@ -76,7 +76,12 @@ def dlm_board_value(hands: Sequence[Sequence[Card]], board: int) -> str:
 
 
 def format_dlm_file(boards: Sequence[Board]) -> str:
-    """The ``.dlm`` text for consecutive ``boards`` (CRLF line ends, as INI files use)."""
+    """The ``.dlm`` text for consecutive ``boards`` (CRLF line ends, as INI files use).
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> format_dlm_file([Board.standard(5, goedel_unrank(0))]).splitlines()[:3]
+    ['[Document]', 'From Board=5', 'To Board=5']
+    """
     if not boards:
         raise FileFormatError("a DLM file needs at least one board")
     low, high = boards[0].number, boards[-1].number
@@ -93,7 +98,12 @@ _BOARD_RE = re.compile(r"^Board\s+(\d+)\s*=\s*([a-p]{26})(\d{3})?\s*$", re.IGNOR
 
 
 def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
-    """The boards of a ``.dlm`` file (``Board NN=`` lines of the ``[Document]`` section)."""
+    """The boards of a ``.dlm`` file (``Board NN=`` lines of the ``[Document]`` section).
+
+    >>> board = parse_dlm_file("[Document]\\nBoard 02=jlifaelnecgmoldfjmcflinlap020\\n")[0]
+    >>> board.number, board.dealer
+    (2, 'E')
+    """
     boards: list[Board] = []
     section = ""
     for lineno, raw in enumerate(text.splitlines(), start=1):

@@ -63,7 +63,13 @@ def _dge_hand(cards: Sequence[Card]) -> bytes:
 def format_dup_file(
     boards: Sequence[Board], *, random_hands: bool = True, copies: int = 1
 ) -> bytes:
-    """The ``.dup`` bytes of consecutive ``boards`` (no separators between records)."""
+    """The ``.dup`` bytes of consecutive ``boards`` (no separators between records).
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> data = format_dup_file([Board.standard(n, goedel_unrank(n)) for n in (17, 18)])
+    >>> len(data), data[146:156]
+    (312, b'YN17 1 18 ')
+    """
     if not boards:
         raise FileFormatError("a DUP file needs at least one board")
     low, high = boards[0].number, boards[-1].number
@@ -91,7 +97,13 @@ def format_dup_file(
 
 
 def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
-    """The boards of a ``.dup`` file, read from the BRI part and checked against DGE."""
+    """The boards of a ``.dup`` file, read from the BRI part and checked against DGE.
+
+    >>> parse_dup_file(b"12345")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: <dup>: 5 bytes is not a whole number of 156-byte DUP records
+    """
     if not data or len(data) % DUP_RECORD_BYTES:
         raise FileFormatError(
             f"{source}: {len(data)} bytes is not a whole number of {DUP_RECORD_BYTES}-byte "
@@ -113,17 +125,9 @@ def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
         taken = set(numbers)
         hands.append([BIGDEAL_CARD_ORDER[n - 1] for n in range(1, 53) if n not in taken])
         dge = record[78:146]
-        for seat, hand in zip("NESW", hands, strict=True):
-            k = "NESW".index(seat) * 17
-            chunk = dge[k : k + 17]
-            ranks = b".".join(
-                chunk[a + 1 : b]
-                for a, b in zip(
-                    *_suit_bounds(chunk),
-                    strict=True,
-                )
-            )
-            if ranks.decode("ascii", "replace") != format_pbn_hand(hand):
+        for k, (seat, hand) in enumerate(zip("NESW", hands, strict=True)):
+            written = _dge_ranks(dge[17 * k : 17 * (k + 1)], where)
+            if written != format_pbn_hand(hand):
                 raise FileFormatError(
                     f"{where}: the DGE part disagrees with the BRI part for {seat}"
                 )
@@ -137,9 +141,11 @@ def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
     return boards
 
 
-def _suit_bounds(chunk: bytes) -> tuple[list[int], list[int]]:
-    """Start offsets of the 4 suit-symbol bytes and the end of each suit's ranks."""
-    starts = [j for j, byte in enumerate(chunk) if chr(byte) not in "AKQJT98765432"]
-    if len(starts) != 4 or starts[0] != 0:
-        raise FileFormatError(f"a DGE hand must hold 4 suit symbols and 13 ranks, got {chunk!r}")
-    return starts, [*starts[1:], len(chunk)]
+def _dge_ranks(chunk: bytes, where: str) -> str:
+    """The ``S.H.D.C`` ranks of one 17-byte DGE hand (any byte other than a rank is a suit mark)."""
+    text = "".join(chr(b) if chr(b) in "AKQJT98765432" else "|" for b in chunk)
+    if text.count("|") != 4 or not text.startswith("|"):
+        raise FileFormatError(
+            f"{where}: a DGE hand must hold 4 suit symbols and 13 ranks, got {chunk!r}"
+        )
+    return ".".join(text[1:].split("|"))

@@ -64,7 +64,12 @@ def format_lin_board(board: Board) -> str:
 
 
 def format_lin_file(boards: Sequence[Board]) -> str:
-    """A LIN file: one line per board, LF line ends."""
+    """A LIN file: one line per board, LF line ends.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> format_lin_file([Board.standard(n, goedel_unrank(0)) for n in (1, 2)]).count("\\n")
+    2
+    """
     return "".join(format_lin_board(b) + "\n" for b in boards)
 
 
@@ -78,7 +83,13 @@ def _pbn_from_lin_hand(text: str, where: str) -> str:
 
 
 def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
-    """The boards of a LIN file (one ``md`` record per line)."""
+    """The boards of a LIN file (one ``md`` record per line).
+
+    >>> text = "md|3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C|ah|Board 9|sv|e|"
+    >>> board = parse_lin_file(text)[0]
+    >>> board.number, board.dealer, board.vulnerable, board.hands[3][0].code
+    (9, 'N', 'EW', 'AH')
+    """
     boards: list[Board] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if "md|" not in line:

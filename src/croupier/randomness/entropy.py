@@ -52,7 +52,9 @@ class EntropySource(RandomSource):
     kind: ClassVar[str] = "entropy"
     reproducible: ClassVar[bool] = True
 
-    def __init__(self, digits: list[int], radix: int, *, unit: str = "digit", spec: str = "") -> None:
+    def __init__(
+        self, digits: list[int], radix: int, *, unit: str = "digit", spec: str = ""
+    ) -> None:
         if radix < 2:
             raise EntropySpecError(f"radix {radix} is too small; use 2 or more")
         for d in digits:

@@ -176,9 +176,7 @@ class SeededSource(BufferedBitSource):
         where = f'purpose "{self.purpose}", index {self.index}'
         if self.spawn_key:
             where += ", spawn " + "/".join(map(str, self.spawn_key))
-        return (
-            f"seeded ({SEEDED_STREAM_ID}, {where}; reproducible; only as secret as the seed)"
-        )
+        return f"seeded ({SEEDED_STREAM_ID}, {where}; reproducible; only as secret as the seed)"
 
     def __repr__(self) -> str:
         return (

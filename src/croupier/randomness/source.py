@@ -133,13 +133,14 @@ class BufferedBitSource(BitSource):
 class OsRandomSource(BufferedBitSource):
     """The operating system's CSPRNG (:func:`os.urandom`): croupier's default.
 
-    Bits are read from the OS in blocks of ``block_bytes`` bytes to save
-    system calls; the block is dropped in a forked child so parent and child
-    never share bits.  ``bits_used`` counts the bits handed out.
+    Requests of 64 bits or more are read straight from the OS; smaller ones
+    are served from a block of ``block_bytes`` bytes to save system calls
+    (the block is dropped in a forked child so parent and child never share
+    bits).  ``bits_used`` counts the bits handed out.
 
     >>> src = OsRandomSource()
-    >>> 0 <= src.bits(256) < 2**256, src.bits_used
-    (True, 256.0)
+    >>> 0 <= src.bits(256) < 2**256, 0 <= src.bits(5) < 32, src.bits_used
+    (True, True, 261.0)
     """
 
     kind: ClassVar[str] = "os-csprng"
@@ -154,7 +155,15 @@ class OsRandomSource(BufferedBitSource):
     def _next_block(self) -> tuple[int, int]:
         return int.from_bytes(os.urandom(self._block_bytes), "big"), 8 * self._block_bytes
 
+    def draw(self, bits: int) -> tuple[int, int]:
+        if bits >= 64:  # fast path: straight from the OS
+            self._bits_used += bits
+            return int.from_bytes(os.urandom((bits + 7) >> 3), "big") >> (-bits & 7), 1 << bits
+        return super().draw(bits)
+
     def _random_bits(self, k: int) -> int:
+        if k >= 64:
+            return int.from_bytes(os.urandom((k + 7) >> 3), "big") >> (-k & 7)
         pid = os.getpid()
         if pid != self._pid:  # forked: never reuse the parent's buffered bits
             self._pid, self._buf, self._nbuf = pid, 0, 0

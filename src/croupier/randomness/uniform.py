@@ -62,9 +62,7 @@ class UniformSampler:
 
     __slots__ = ("_m", "_v", "margin_bits", "recycle", "source")
 
-    def __init__(
-        self, source: RandomSource, *, margin_bits: int = 0, recycle: bool = True
-    ) -> None:
+    def __init__(self, source: RandomSource, *, margin_bits: int = 0, recycle: bool = True) -> None:
         if margin_bits < 0:
             raise CroupierError(f"margin_bits must be >= 0, got {margin_bits}")
         self.source = source
@@ -99,17 +97,16 @@ class UniformSampler:
         if n == 1:
             return 0
         v, m = self._v, self._m
-        source = self.source
-        target = n << self.margin_bits
+        target = n << self.margin_bits if self.margin_bits else n
         while True:
             if m < target:
                 try:
-                    value, modulus = source.draw(((target - 1) // m).bit_length())
+                    value, modulus = self.source.draw(((target - 1) // m).bit_length())
                 except EntropyExhaustedError:
                     if m >= n:  # the margin is a luxury: finish with what is held
                         target = n
                         continue
-                    shortfall = getattr(source, "shortfall", None)
+                    shortfall = getattr(self.source, "shortfall", None)
                     if shortfall is None:
                         raise
                     self._v, self._m = v, m
@@ -118,7 +115,7 @@ class UniformSampler:
                 m *= modulus
                 continue
             q, r = divmod(m, n)
-            limit = q * n
+            limit = m - r
             if v < limit:
                 q_v, result = divmod(v, n)
                 if self.recycle:

@@ -41,6 +41,7 @@ from croupier.errors import RankingError
 
 __all__ = [
     "SubsetOrder",
+    "lex_table",
     "multinomial",
     "sequence_rank",
     "sequence_unrank",
@@ -204,16 +205,28 @@ def subsets_unrank(number: int, sizes: Sequence[int], order: SubsetOrder = "lex"
 
 
 # Fast lexicographic subset unranking, 8 positions at a time, by table look-up.
+# The table of state (n positions left, k still to pick) is (cums, entries) with
+# entries[i] = (cum, mask, n', k'): the i-th pattern of the next (up to) 8
+# positions, the number of subsets before it, and the state after it.
 _CHUNK = 8
-_LexTable = tuple[list[int], list[bytes], list[int], int]
-_LEX_TABLES: dict[tuple[int, int], _LexTable] = {}
+_LexEntry = tuple[int, bytes, int, int]
+_LexTable = tuple[list[int], list[_LexEntry]]
+LEX_TABLES: dict[tuple[int, int], _LexTable] = {}
 
 
-def _lex_table(n: int, need: int) -> _LexTable:
+def lex_table(n: int, need: int) -> _LexTable:
+    """The look-up table of choosing ``need`` of ``n`` positions (built once, then cached).
+
+    >>> cums, entries = lex_table(3, 1)
+    >>> cums, [e[1] for e in entries]
+    ([0, 1, 2], [b'\\x01\\x00\\x00', b'\\x00\\x01\\x00', b'\\x00\\x00\\x01'])
+    """
+    found = LEX_TABLES.get((n, need))
+    if found is not None:
+        return found
     width = min(_CHUNK, n)
     cums: list[int] = []
-    masks: list[bytes] = []
-    needs: list[int] = []
+    entries: list[_LexEntry] = []
     acc = 0
     # Descending indicator value = ascending lexicographic order of position lists.
     for v in range((1 << width) - 1, -1, -1):
@@ -222,19 +235,19 @@ def _lex_table(n: int, need: int) -> _LexTable:
         if took > need or n - width < need - took:
             continue
         cums.append(acc)
+        entries.append((acc, bits, n - width, need - took))
         acc += comb(n - width, need - took)
-        masks.append(bits)
-        needs.append(need - took)
-    table = (cums, masks, needs, n - width)
-    _LEX_TABLES[(n, need)] = table
+    table = (cums, entries)
+    LEX_TABLES[(n, need)] = table
     return table
 
 
 def unrank_lex_mask(rank: int, n: int, k: int) -> bytes:
-    """The lexicographic ``k``-subset of ``range(n)`` with ``rank``, as an ``n``-byte 0/1 mask.
+    """The lexicographic ``k``-subset of ``range(n)`` with ``rank``, as a 0/1 mask.
 
     The fast path behind dealing: eight positions are decided per table
-    look-up.  ``rank`` must lie in ``[0, C(n, k))`` (not checked here).
+    look-up.  The mask may stop short of ``n`` (the rest are all 0).
+    ``rank`` must lie in ``[0, C(n, k))`` (not checked here).
 
     >>> unrank_lex_mask(1, 4, 2)
     b'\\x01\\x00\\x01\\x00'
@@ -242,18 +255,12 @@ def unrank_lex_mask(rank: int, n: int, k: int) -> bytes:
     True
     """
     parts: list[bytes] = []
-    size = n
-    get = _LEX_TABLES.get
-    while k and n:
-        table = get((n, k)) or _lex_table(n, k)
-        cums, masks, needs, n2 = table
-        i = bisect_right(cums, rank) - 1
-        rank -= cums[i]
-        parts.append(masks[i])
-        k = needs[i]
-        n = n2
-    mask = b"".join(parts)
-    return mask + bytes(size - len(mask))
+    while k:
+        cums, entries = lex_table(n, k)
+        cum, mask, n, k = entries[bisect_right(cums, rank) - 1]
+        rank -= cum
+        parts.append(mask)
+    return b"".join(parts)
 
 
 _FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
@@ -262,7 +269,7 @@ _FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 def split_by_lex_digits(
     items: Sequence[object], digits: Sequence[int], sizes: Sequence[int]
 ) -> list[list[object]]:
-    """Hands from pile-by-pile lexicographic digits (internal fast path).
+    """Piles from pile-by-pile lexicographic digits (the fast path, on any items).
 
     >>> split_by_lex_digits("abcdef", [0, 0, 0], (2, 2, 2))
     [['a', 'b'], ['c', 'd'], ['e', 'f']]
@@ -273,7 +280,7 @@ def split_by_lex_digits(
         n = len(remaining)
         mask = unrank_lex_mask(digit, n, k)
         piles.append(list(compress(remaining, mask)))
-        remaining = list(compress(remaining, mask.translate(_FLIP)))
+        remaining = list(compress(remaining, mask.translate(_FLIP) + b"\x01" * (n - len(mask))))
     return piles
 
 

@@ -14,13 +14,14 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 from croupier.errors import RangeError
 from croupier.randomness.uniform import Chooser
-from croupier.shuffling.lehmer import permutation_from_rank
+from croupier.shuffling.lehmer import decode_rank
 
 __all__ = [
     "LEHMER_ONE_DRAW_LIMIT",
@@ -39,6 +40,7 @@ LEHMER_ONE_DRAW_LIMIT = 2048
 """Largest ``n`` that :func:`lehmer_shuffle` draws as one number below ``n!``."""
 
 _BLOCK_BITS = 4096
+_factorial = functools.lru_cache(maxsize=64)(math.factorial)
 
 
 def fisher_yates_inplace(items: MutableSequence[T], chooser: Chooser) -> None:
@@ -107,7 +109,7 @@ def lehmer_shuffle(seq: Sequence[T], chooser: Chooser) -> list[T]:
     """
     n = len(seq)
     if n <= LEHMER_ONE_DRAW_LIMIT:
-        return permutation_from_rank(seq, chooser.below(math.factorial(n)))
+        return decode_rank(seq, chooser.below(_factorial(n)))
     digits: list[int] = []
     radix = n
     while radix > 0:

@@ -23,6 +23,7 @@ from typing import TypeVar
 from croupier.errors import RankingError
 
 __all__ = [
+    "decode_rank",
     "from_lehmer_code",
     "lehmer_code",
     "lehmer_digits_of_rank",
@@ -85,6 +86,55 @@ def from_lehmer_code(code: Sequence[int]) -> list[int]:
     return out
 
 
+_plans: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _plan(n: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Radices ``1..n`` in consecutive groups whose product stays below ``2**30``."""
+    plan = _plans.get(n)
+    if plan is None:
+        plan = []
+        k = 1
+        while k <= n:
+            product, j = k, k + 1
+            while j <= n and product * j < 1 << 30:
+                product *= j
+                j += 1
+            plan.append((product, tuple(range(k, j))))
+            k = j
+        if n <= 4096:
+            _plans[n] = plan
+    return plan
+
+
+def _digits_low_first(rank: int, n: int) -> list[int]:
+    """Mixed-radix digits of ``rank`` for radices ``1, 2, ..., n`` (least significant first).
+
+    One big division per group of radices; the digits of each group come from
+    single-word integers, which CPython divides fastest.
+    """
+    digits: list[int] = []
+    append = digits.append
+    for product, radices in _plan(n):
+        rank, c = divmod(rank, product)
+        for k in radices:
+            append(c % k)
+            c //= k
+    return digits
+
+
+def decode_rank(seq: Sequence[T], rank: int) -> list[T]:
+    """:func:`permutation_from_rank` without the range check (``rank`` must be in ``[0, n!)``).
+
+    >>> decode_rank("abc", 4)
+    ['c', 'a', 'b']
+    """
+    pool = list(seq)
+    digits = _digits_low_first(rank, len(pool))
+    digits.reverse()
+    return list(map(pool.pop, digits))
+
+
 def lehmer_digits_of_rank(rank: int, n: int) -> list[int]:
     """The Lehmer code (mixed radix ``n, ..., 1``) of ``rank`` in ``[0, n!)``.
 
@@ -95,10 +145,7 @@ def lehmer_digits_of_rank(rank: int, n: int) -> list[int]:
         raise RankingError(f"cannot rank permutations of {n} items; use n >= 0")
     if not 0 <= rank < math.factorial(n):
         raise RankingError(f"permutation rank {rank} is out of range; use 0 <= rank < {n}!")
-    digits = [0] * n
-    for k in range(1, n + 1):
-        rank, digits[n - k] = divmod(rank, k)
-    return digits
+    return _digits_low_first(rank, n)[::-1]
 
 
 def rank_permutation(perm: Sequence[int]) -> int:
@@ -133,5 +180,7 @@ def permutation_from_rank(seq: Sequence[T], rank: int) -> list[T]:
     >>> permutation_from_rank(["x", "y", "z"], 1)
     ['x', 'z', 'y']
     """
-    pool = list(seq)
-    return [pool.pop(d) for d in lehmer_digits_of_rank(rank, len(pool))]
+    n = len(seq)
+    if not 0 <= rank < math.factorial(n):
+        raise RankingError(f"permutation rank {rank} is out of range; use 0 <= rank < {n}!")
+    return decode_rank(seq, rank)

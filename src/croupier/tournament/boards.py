@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from croupier.cards import Card
 from croupier.errors import RangeError
+from croupier.ranking.bigdeal import bigdeal_card_index
 
 __all__ = [
     "SEATS",
@@ -125,7 +126,7 @@ def parse_board_range(text: str, *, bare_count: bool = True) -> range:
         low, high = (1, first) if bare_count else (first, first)
     else:
         low, high = first, int(last)
-    if low < 1 or high > MAX_BOARD:
+    if min(low, high) < 1 or max(low, high) > MAX_BOARD:
         raise BoardRangeError(f"bad board range {text!r}: boards are numbered 1..{MAX_BOARD}")
     if low > high:
         raise BoardRangeError(
@@ -149,14 +150,19 @@ def parse_board_list(text: str) -> list[range]:
 
 
 def _freeze(hands: Sequence[Sequence[Card]]) -> Hands:
+    """The hands as tuples, each sorted S, H, D, C and A … 2 (so equal boards compare equal)."""
     if len(hands) != 4:
         raise BoardRangeError(f"a board holds 4 hands (N, E, S, W), got {len(hands)}")
-    return (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(hands[3]))
+    n, e, s, w = (tuple(sorted(h, key=bigdeal_card_index)) for h in hands)
+    return (n, e, s, w)
 
 
 @dataclass(frozen=True)
 class Board:
     """One duplicate board: its number, four hands ``(N, E, S, W)``, dealer and vulnerability.
+
+    Hands are stored sorted (spades first, ace high), so two boards with the
+    same cards in each hand are equal whatever order the cards came in.
 
     ``goedel`` is the deal's Big Deal number when it is known (boards made by
     :mod:`croupier.tournament.bigdeal`), else ``None``.

@@ -28,7 +28,10 @@ class ExistingFileError(FileFormatError):
 
 
 def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
-    """Raise before writing anything when one of ``paths`` exists (unless ``overwrite``)."""
+    """Raise before writing anything when one of ``paths`` exists (unless ``overwrite``).
+
+    >>> check_new_files([Path("/nonexistent/croupier/a.pbn")])
+    """
     if overwrite:
         return
     for path in paths:
@@ -40,7 +43,10 @@ def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
 
 
 def write_file(path: Path, data: bytes, *, overwrite: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename)."""
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    See the module docstring for an example.
+    """
     path = Path(path)
     check_new_files([path], overwrite=overwrite)
     folder = path.parent if str(path.parent) else Path(".")

@@ -164,7 +164,8 @@ class Phase:
         self.check_session(session)
         if self.boards == "?":
             raise SquareDealError(
-                f"phase {self.prefix!r} has board spec '?': give the boards explicitly"
+                f"phase {self.prefix!r} has board spec '?': give the boards explicitly "
+                "(--boards A-B)"
             )
         ranges = parse_board_list(self.boards)
         return ranges[(session - 1) % len(ranges)]
@@ -204,6 +205,9 @@ class SquareDealEvent:
     ``delayed_value`` is kept exactly as stored (text; bytes that are not UTF-8
     survive as surrogate escapes), ``key_hash`` is ``KH`` or ``None`` before
     the keys are made.
+
+    >>> SquareDealEvent("T", delayed_value="12,345.6 7").dv_bytes()
+    b'12,345.6 7'
     """
 
     name: str
@@ -312,7 +316,7 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
 
 
 def format_sqd(event: SquareDealEvent) -> str:
-    """The ``.sqd`` text of ``event`` (LF line ends; SquareDeal 2.x reads it).
+    """The ``.sqd`` text of ``event``, in SquareDeal 2.x's line format (LF line ends).
 
     >>> print(format_sqd(SquareDealEvent("T", phases=[Phase.parse("1:5:A:A")])), end="")
     # SquareDeal 2.x event description (croupier)
@@ -335,7 +339,11 @@ def format_sqd(event: SquareDealEvent) -> str:
 # ----------------------------------------------------------------------------- keys
 @dataclass(frozen=True)
 class SquareDealKeys:
-    """The secret keys of an event: ``"p,s"`` → key, in file order."""
+    """The secret keys of an event: ``"p,s"`` → key, in file order.
+
+    >>> SquareDealKeys({"1,1": "abc"}).keys["1,1"]
+    'abc'
+    """
 
     keys: dict[str, str]
 
@@ -381,7 +389,11 @@ def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
 
 
 def format_sqk(keys: SquareDealKeys) -> bytes:
-    """The ``.sqk`` file bytes: one ``p,s:KEY`` line per key, CRLF line ends."""
+    """The ``.sqk`` file bytes: one ``p,s:KEY`` line per key, CRLF line ends.
+
+    >>> format_sqk(SquareDealKeys({"1,1": "abc", "2,0": "XYZ"}))
+    b'1,1:abc\\r\\n2,0:XYZ\\r\\n'
+    """
     return b"".join(f"{k}:{v}\r\n".encode("ascii") for k, v in keys.keys.items())
 
 
@@ -429,7 +441,11 @@ def random_key(chooser: Chooser, length: int = KEY_LENGTH) -> str:
 # ------------------------------------------------------------------------- dealing
 @dataclass(frozen=True, order=True)
 class SessionRef:
-    """One set to deal: phase number, session number, and whether it is the reserve set."""
+    """One set to deal: phase number, session number, and whether it is the reserve set.
+
+    >>> SessionRef(1, 2) < SessionRef(2, 1)
+    True
+    """
 
     phase: int
     session: int
@@ -445,6 +461,11 @@ def session_boards(
     """Regenerate the boards SquareDeal + Big Deal make for one session.
 
     ``boards`` overrides the phase's board numbers (needed for a ``?`` spec).
+
+    >>> ev = parse_sqd("TN T\\nDV 7\\nSN 1:3:A:A\\n")
+    >>> keys = SquareDealKeys({"1,1": "LLLLRRRR"})
+    >>> [b.number for b in session_boards(ev, keys, SessionRef(1, 1))]
+    [1, 2, 3]
     """
     phase = event.phase(ref.phase)
     phase.check_session(ref.session)

@@ -1,0 +1,113 @@
+"""Deals as JSON: one object per deal with everything needed to check or redo it.
+
+A deal object has these keys:
+
+==============  ==============================================================
+``game``        the layout's game (``custom`` for ``--hands`` layouts)
+``layout``      ``{"deck": name, "piles": [{"name", "size", "kind"}]}``
+``hands``       ``[{"seat", "cards": [codes]}]``, cards sorted in game order
+``piles``       shared piles that are not hands nor the remainder (a board…)
+``remainder``   the codes left over (stock, pond, kitty…), ``[]`` if none
+``number``      the deal number, as a decimal **string** (it exceeds 2**53)
+``scheme``      the scheme of ``number`` (a number never travels without it)
+``pbn``         the PBN deal string, only for bridge-like layouts
+``method``      the deal method; ``bits_used``: bits spent on this deal
+``algorithm``   algorithm id and version, e.g. ``croupier-deal/1``
+``source``      the kind of randomness: ``os-csprng``, ``seeded``, ``entropy``…
+==============  ==============================================================
+
+>>> from croupier.dealing import deal_from_number, make_layout
+>>> obj = deal_to_dict(deal_from_number(make_layout("skat"), 0))
+>>> obj["hands"][0]["cards"][:3], obj["remainder"], obj["number"], "pbn" in obj
+(['AS', 'TS', 'KS'], ['8C', '7C'], '0', False)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from croupier.dealing.deal import Deal
+from croupier.formats.deal_text import sorted_hand
+from croupier.formats.pbn_deal import format_pbn_deal
+
+__all__ = ["deal_to_dict", "deals_to_json", "format_deal_json"]
+
+
+def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
+    """The JSON object of one deal (see the module docstring for the keys).
+
+    >>> from croupier.dealing import deal_from_number, make_layout
+    >>> d = deal_to_dict(deal_from_number(make_layout("bridge"), 0), "pavlicek-1")
+    >>> d["number"], d["scheme"], d["pbn"][:20]
+    ('1', 'pavlicek-1', 'N:AKQJT98765432... .')
+    """
+    layout = deal.layout
+    order = layout.order
+    hands = []
+    shared = []
+    for pile, cards in zip(layout.piles, deal.piles, strict=True):
+        codes = [c.code for c in sorted_hand(cards, order)]
+        if pile.is_hand:
+            hands.append({"seat": pile.name, "cards": codes})
+        elif pile.name != layout.remainder_name:
+            shared.append({"name": pile.name, "cards": codes})
+    obj: dict[str, Any] = {
+        "game": layout.game,
+        "layout": {
+            "deck": layout.deck_name,
+            "piles": [
+                {
+                    "name": p.name,
+                    "size": p.size,
+                    "kind": "hand"
+                    if p.is_hand
+                    else ("remainder" if p.name == layout.remainder_name else "pile"),
+                }
+                for p in layout.piles
+            ],
+        },
+        "hands": hands,
+        "piles": shared,
+        "remainder": [c.code for c in sorted_hand(deal.remainder, order)],
+        "number": str(deal.number_in(scheme)),
+        "scheme": scheme,
+    }
+    if layout.bridge_like:
+        obj["pbn"] = format_pbn_deal(deal.piles)
+    obj.update(
+        {
+            "method": deal.method,
+            "bits_used": round(deal.bits_used, 6),
+            "algorithm": deal.algorithm,
+            "source": deal.source,
+        }
+    )
+    return obj
+
+
+def format_deal_json(deal: Deal, scheme: str = "croupier", *, indent: int | None = 2) -> str:
+    """One deal as a JSON document.
+
+    >>> from croupier.dealing import deal_from_number, make_layout
+    >>> print(format_deal_json(deal_from_number(make_layout("war"), 5), indent=None)[:40])
+    {"game": "war", "layout": {"deck": "stan
+    """
+    return json.dumps(deal_to_dict(deal, scheme), indent=indent, ensure_ascii=False)
+
+
+def deals_to_json(
+    deals: Iterable[Deal], scheme: str = "croupier", *, indent: int | None = 2
+) -> str:
+    """Several deals as one document ``{"deals": [...], "total_bits": ...}``.
+
+    >>> from croupier.dealing import deal_from_number, make_layout
+    >>> lay = make_layout("war")
+    >>> doc = json.loads(deals_to_json([deal_from_number(lay, 0), deal_from_number(lay, 1)]))
+    >>> len(doc["deals"]), doc["total_bits"]
+    (2, 0.0)
+    """
+    items = [deal_to_dict(d, scheme) for d in deals]
+    total = round(sum(float(d["bits_used"]) for d in items), 6)
+    return json.dumps({"deals": items, "total_bits": total}, indent=indent, ensure_ascii=False)

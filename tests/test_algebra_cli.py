@@ -1,0 +1,157 @@
+"""``croupier apply | order | elmsley | group`` end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+import sympy
+
+from croupier.moves import faro_perm
+from croupier.perm import Permutation
+from tests.conftest import CliRunner
+
+
+def _json(cli: CliRunner, args: list[str]) -> dict[str, object]:
+    r = cli(args)
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert isinstance(data, dict)
+    return data
+
+
+# ------------------------------------------------------------------- apply
+
+
+def test_apply_seed_examples(cli: CliRunner) -> None:
+    r = cli(["apply", "dealers-move:2", "1", "2", "3", "4", "5", "6"])
+    assert r.code == 0 and r.out.strip() == "3 6 4 1 5 2"
+    r = cli(
+        ["apply", "dealers-move:2,dealers-move:5", "1", "2", "3", "4", "5", "6", "7", "9", "10"]
+    )
+    assert r.out.strip() == "10 3 6 7 1 4 2 9 5"
+    r = cli(["apply", "cut:3", "Red", "Green", "Blue", "Black", "White"])
+    assert r.out.strip() == "Black White Red Green Blue"
+
+
+def test_apply_json_keeps_items_as_given_and_numbers_as_numbers(cli: CliRunner) -> None:
+    data = _json(cli, ["apply", "riffle", "1", "2", "3", "4", "5", "--json"])
+    assert data["items"] == [1, 3, 2, 4, 5]
+    data = _json(cli, ["apply", "reverse", "--json", "--", "AS", "007", "x y", "-3"])
+    assert data["items"] == [-3, "x y", "007", "AS"]
+    data = _json(cli, ["apply", "riffle", "--cards", "6", "--json"])
+    assert data["items"] == [1, 4, 2, 5, 3, 6]
+
+
+def test_apply_cards_and_deck(cli: CliRunner) -> None:
+    r = cli(["apply", "faro-out*8", "--cards", "52"])
+    assert r.out.split() == [str(i) for i in range(1, 53)]
+    r = cli(["apply", "faro-out", "--deck", "standard"])
+    assert r.code == 0, r.err
+    from croupier.decks import make_deck
+
+    codes = [c.code for c in make_deck("standard")]
+    assert r.out.split() == faro_perm(52, "out").apply(codes)
+    data = _json(cli, ["apply", "identity", "--deck", "standard", "--json"])
+    assert data["items"] == codes
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["apply", "rifle", "1", "2"], "'rifle'"),
+        (["apply", "cut:3,,riffle", "1"], "','"),
+        (["apply", "riffle"], "exactly one"),
+        (["apply", "riffle", "1", "--cards", "3"], "exactly one"),
+        (["apply", "riffle", "--deck", "tarot"], "tarot"),
+        (["apply", "riffle", "--cards", "many"], "'many'"),
+        (["order", "monge,milk", "--cards", "10^12"], "too many"),
+        (["order", "faro-out*q", "--cards", "52"], "'q'"),
+        (["elmsley", "--cards", "52", "--to", "60"], "60"),
+        (["group", "riffle", "--cards", "-3"], "-3"),
+    ],
+)
+def test_bad_input_gives_one_line_error_and_exit_2(
+    cli: CliRunner, args: list[str], needle: str
+) -> None:
+    r = cli(args)
+    assert r.code == 2
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 or r.err.startswith("Usage") or "Usage" in r.err
+    assert needle in r.err
+    assert "Traceback" not in r.err
+
+
+# ------------------------------------------------------------------- order
+
+
+def test_order_52_with_trace(cli: CliRunner) -> None:
+    r = cli(["order", "faro-out", "--cards", "52", "--trace"])
+    assert r.code == 0
+    assert "order:       8" in r.out
+    trace = [line for line in r.out.splitlines() if line.endswith(("true", "false"))]
+    assert len(trace) == 16
+    assert [line.endswith("true") for line in trace] == [False] * 7 + [True] + [False] * 7 + [True]
+    data = _json(cli, ["order", "faro-out", "--cards", "52", "--trace", "--json"])
+    assert data["order"] == 8
+    assert data["cycle_type"] == [[8, 6], [2, 1], [1, 2]]
+    assert data["trace"] == [False] * 7 + [True] + [False] * 7 + [True]
+    assert data["modulus"] == 51
+
+
+def test_order_json_matches_decomposition(cli: CliRunner) -> None:
+    for spec, n in (("cut:1,riffle", 20), ("monge", 52), ("pile:4,milk*3", 30)):
+        from croupier.spec import parse_spec
+
+        p = parse_spec(spec).permutation(n)
+        data = _json(cli, ["order", spec, "--cards", str(n), "--json"])
+        assert data["order"] == p.order()
+        assert data["cycle_type"] == [[k, v] for k, v in p.cycle_counts().items()]
+
+
+def test_order_for_10_to_18_cards(cli: CliRunner) -> None:
+    data = _json(cli, ["order", "faro-in", "--cards", "10^18", "--json"])
+    assert data["cards"] == 10**18
+    assert data["order"] == sympy.n_order(2, 10**18 + 1)
+    counts = data["cycle_type"]
+    assert isinstance(counts, list)
+    assert sum(k * v for k, v in counts) == 10**18
+    r = cli(["order", "faro-out", "--cards", "10**18"])
+    assert r.code == 0 and str(sympy.n_order(2, 10**18 - 1)) in r.out
+
+
+# ----------------------------------------------------------------- elmsley
+
+
+def test_elmsley(cli: CliRunner) -> None:
+    r = cli(["elmsley", "--cards", "52", "--to", "5"])
+    assert r.code == 0 and r.out.split()[:3] == ["in", "out", "in"]
+    data = _json(cli, ["elmsley", "--cards", "52", "--to", "0", "--from", "51", "--json"])
+    moves = data["moves"]
+    assert isinstance(moves, list)
+    p = Permutation.identity(52)
+    for how in moves:
+        p = p * faro_perm(52, how)
+    assert p.apply(list(range(52)))[0] == 51
+    data = _json(cli, ["elmsley", "--cards", "10^18", "--to", "6", "--json"])
+    assert data["moves"] == ["in", "in", "out"] and data["verified"] is True
+
+
+# ------------------------------------------------------------------- group
+
+
+def test_group(cli: CliRunner) -> None:
+    data = _json(cli, ["group", "cut:1", "riffle", "--cards", "9", "--json"])
+    assert data["order"] == math.factorial(9) // 2
+    assert data["is_alternating"] is True and data["is_symmetric"] is False
+    data = _json(cli, ["group", "faro-in", "faro-out", "--cards", "8", "--json"])
+    assert data["order"] == 24
+    r = cli(["group", "cut:1", "riffle", "--cards", "6"])
+    assert r.code == 0 and "symmetric" in r.out
+
+
+def test_help_shows_examples(cli: CliRunner) -> None:
+    for cmd in ("apply", "order", "elmsley", "group"):
+        r = cli([cmd, "--help"])
+        assert r.code == 0 and "Examples" in r.out

@@ -1,0 +1,191 @@
+"""croupier-boards/1: the vectors of docs/verifiable-dealing.md, checked by an independent
+implementation written from that page, plus random access, commitments and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from croupier.errors import SeedError
+from croupier.formats.pbn_deal import format_pbn_deal
+from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from croupier.tournament.verifiable import (
+    board_goedel,
+    commitment,
+    encode_board_message,
+    make_board,
+    make_boards,
+    parse_key,
+    verify_commitment,
+)
+from tests.conftest import ROOT, CliRunner
+
+DOC = (ROOT / "docs" / "verifiable-dealing.md").read_text(encoding="utf-8")
+_BLOCK = re.search(r"<!-- croupier-boards/1 vectors -->\n```json\n(.*?)\n```", DOC, re.DOTALL)
+assert _BLOCK is not None, "docs/verifiable-dealing.md lost its vector block"
+VECTORS_DOC: dict[str, Any] = json.loads(_BLOCK.group(1))
+D = 53644737765488792839237440000  # as printed in the specification
+
+
+# -- independent implementation, from the specification page only ------------------------------
+def _field(x: bytes) -> bytes:
+    return len(x).to_bytes(4, "big") + x
+
+
+def _spec_message(key: bytes, event: str, dv: str, s: int, b: int) -> bytes:
+    return (
+        _field(b"croupier-boards/1")
+        + _field(key)
+        + _field(event.encode())
+        + _field(dv.encode())
+        + s.to_bytes(4, "big")
+        + b.to_bytes(4, "big")
+    )
+
+
+def _spec_goedel(message: bytes) -> tuple[int, int]:
+    stream = hashlib.shake_256(message).digest(12 * 40)
+    for i in range(40):
+        cand = int.from_bytes(stream[12 * i : 12 * i + 12], "big")
+        if cand < D:
+            return cand, i
+    raise AssertionError("no candidate accepted in 40 tries")
+
+
+def _spec_commitment(key: bytes, event: str) -> str:
+    data = _field(b"croupier-boards/1 commit") + _field(key) + _field(event.encode())
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- the vectors ---------------------------------------------------------------------------------
+def test_doc_constant_and_algorithm() -> None:
+    assert D == GOEDEL_MAX
+    assert VECTORS_DOC["algorithm"] == "croupier-boards/1"
+
+
+@pytest.mark.parametrize("vec", VECTORS_DOC["commitments"], ids=lambda v: v["event"])
+def test_commitment_vectors(vec: dict[str, str]) -> None:
+    key = bytes.fromhex(vec["key"])
+    assert _spec_commitment(key, vec["event"]) == vec["commitment"]
+    assert commitment(key, vec["event"]) == vec["commitment"]
+    assert verify_commitment(key, vec["event"], vec["commitment"].upper())
+    assert not verify_commitment(key, vec["event"] + " ", vec["commitment"])
+
+
+@pytest.mark.parametrize(
+    "vec", VECTORS_DOC["boards"], ids=lambda v: f"{v['event']}-{v['session']}-{v['board']}"
+)
+def test_board_vectors(vec: dict[str, Any]) -> None:
+    key = bytes.fromhex(vec["key"])
+    args = (vec["event"], vec["delayed_value"], vec["session"], vec["board"])
+    message = _spec_message(key, *args)
+    goedel, rejected = _spec_goedel(message)
+    assert str(goedel) == vec["goedel"] and rejected == vec["rejected_candidates"]
+    if "message_hex" in vec:
+        assert message.hex() == vec["message_hex"]
+        assert hashlib.shake_256(message).digest(12).hex() == vec["first_12_bytes_hex"]
+    dv = vec["delayed_value"].encode()
+    assert encode_board_message(key, vec["event"], dv, vec["session"], vec["board"]) == message
+    board = make_board(key, vec["event"], dv, vec["session"], vec["board"])
+    assert board.goedel == goedel
+    assert format_pbn_deal(board.hands) == vec["deal"]
+    assert format_pbn_deal(goedel_unrank(goedel)) == vec["deal"]
+    assert (board.dealer, board.vulnerable) == (vec["dealer"], vec["vulnerable"])
+
+
+def test_vectors_exercise_rejection() -> None:
+    assert {v["rejected_candidates"] for v in VECTORS_DOC["boards"]} >= {0, 1, 2}
+
+
+# -- properties -----------------------------------------------------------------------------------
+KEY = bytes(range(32))
+
+
+def test_random_access_matches_a_full_run() -> None:
+    full = make_boards(KEY, "E", b"dv", 3, range(1, 33))
+    assert make_board(KEY, "E", b"dv", 3, 27) == full[26]
+    assert [b.goedel for b in make_boards(KEY, "E", b"dv", 3, [32, 5])] == [
+        full[31].goedel,
+        full[4].goedel,
+    ]
+
+
+def test_every_input_changes_the_deal() -> None:
+    base = board_goedel(KEY, "E", b"dv", 1, 1)
+    variants = [
+        board_goedel(bytes(32), "E", b"dv", 1, 1),
+        board_goedel(KEY, "F", b"dv", 1, 1),
+        board_goedel(KEY, "E", b"dw", 1, 1),
+        board_goedel(KEY, "E", b"dv", 2, 1),
+        board_goedel(KEY, "E", b"dv", 1, 2),
+        # length prefixes: moving a byte between event and delayed value changes the message
+        board_goedel(KEY, "Ed", b"v", 1, 1),
+    ]
+    assert len({base, *variants}) == 7
+
+
+def test_input_errors() -> None:
+    with pytest.raises(SeedError):
+        board_goedel(b"short", "E", b"", 1, 1)
+    with pytest.raises(SeedError):
+        board_goedel(KEY, "E", b"", 0, 1)
+    with pytest.raises(SeedError):
+        board_goedel(KEY, "E", b"", 1, 1000)
+    with pytest.raises(SeedError, match="64 hex digits"):
+        parse_key("zz" * 32)
+
+
+def test_acceptance_is_exactly_candidate_below_d() -> None:
+    # Over many boards, the first candidate is accepted exactly when it is below D.
+    for b in range(1, 200):
+        message = encode_board_message(KEY, "E", b"", 1, b)
+        first = int.from_bytes(hashlib.shake_256(message).digest(12), "big")
+        g = board_goedel(KEY, "E", b"", 1, b)
+        assert (g == first) == (first < D)
+
+
+# -- command line --------------------------------------------------------------------------------
+def test_cli_workflow_and_tampering(cli: CliRunner, tmp_path: Path) -> None:
+    key_file, out = tmp_path / "cup.key", tmp_path / "cup1.pbn"
+    r = cli(["boards", "new-key", "--event", "Cup", "--key-file", str(key_file)])
+    assert r.code == 0, r.err
+    published = r.out.split("commitment ")[1].split()[0]
+    key = parse_key(key_file.read_text())
+    assert published == commitment(key, "Cup")
+    assert cli(["boards", "new-key", "--event", "Cup", "--key-file", str(key_file)]).code == 2
+    r = cli(["boards", "commitment", "--event", "Cup", "--key-file", str(key_file)])
+    assert r.out.strip() == published
+    base = ["--event", "Cup", "--key-file", str(key_file), "--dv", "1 234", "--session", "2"]
+    r = cli(["boards", "make", *base, "--boards", "1-8", "--out", str(out)])
+    assert r.code == 0, r.err
+    assert "croupier-boards/1" in out.read_text().splitlines()[3]
+    verify = ["boards", "verify", *base, "--commitment", published, str(out)]
+    r = cli(verify)
+    assert r.code == 0, r.out
+    text = out.read_text()
+    first = re.search(r'\[Deal "N:(\S+) (\S+) ', text)
+    assert first is not None
+    out.write_text(text.replace(first.group(0), f'[Deal "N:{first.group(2)} {first.group(1)} ', 1))
+    r = cli(verify)
+    assert r.code == 1 and "FAIL cup1.pbn board 1: deal differs" in r.out
+    r = cli(["boards", "verify", *base, "--commitment", "00" * 32, str(out)])
+    assert r.code == 1 and "does not match the commitment" in r.out
+
+
+def test_cli_lines_output_matches_library(cli: CliRunner, tmp_path: Path) -> None:
+    key_file = tmp_path / "k.key"
+    key_file.write_text(KEY.hex() + "\n")
+    r = cli(["boards", "make", "--event", "E", "--key-file", str(key_file), "--dv", "x",
+             "--session", "1", "--boards", "3", "-f", "lines"])  # fmt: skip
+    assert r.code == 0, r.err
+    expected = [format_pbn_deal(b.hands)[2:] for b in make_boards(KEY, "E", b"x", 1, [1, 2, 3])]
+    assert r.out.splitlines() == expected
+    key_file.write_text("not a key\n")
+    r = cli(["boards", "make", "--event", "E", "--key-file", str(key_file), "--dv", "x",
+             "--session", "1", "--boards", "3"])  # fmt: skip
+    assert r.code == 2 and "64 hex digits" in r.err
