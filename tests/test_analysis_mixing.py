@@ -62,9 +62,13 @@ def _riffles(n: int, k: int, a: int = 2) -> dict[tuple[int, ...], Fraction]:
 
 def _tv(dist: dict[tuple[int, ...], Fraction], n: int) -> Fraction:
     u = Fraction(1, math.factorial(n))
-    return sum(
-        (abs(dist.get(p, Fraction(0)) - u) for p in itertools.permutations(range(n))), Fraction(0)
-    ) / 2
+    return (
+        sum(
+            (abs(dist.get(p, Fraction(0)) - u) for p in itertools.permutations(range(n))),
+            Fraction(0),
+        )
+        / 2
+    )
 
 
 @pytest.mark.parametrize("n", range(1, 7))

@@ -81,7 +81,12 @@ def test_bridge_patterns_of_52_cards() -> None:
     p = bridge_pattern_probabilities()
     assert sum(p.values()) == 1
     # the familiar table: 4-4-3-2 21.55%, 5-3-3-2 15.52%, 5-4-3-1 12.93%, 4-3-3-3 10.54%
-    assert [k for k, _ in list(p.items())[:4]] == [(4, 4, 3, 2), (5, 3, 3, 2), (5, 4, 3, 1), (5, 4, 2, 2)]
+    assert [k for k, _ in list(p.items())[:4]] == [
+        (4, 4, 3, 2),
+        (5, 3, 3, 2),
+        (5, 4, 3, 1),
+        (5, 4, 2, 2),
+    ]
     assert round(float(p[(4, 3, 3, 3)]), 4) == 0.1054
     assert round(float(p[(5, 4, 3, 1)]), 4) == 0.1293
 
@@ -136,3 +141,18 @@ def test_bad_inputs() -> None:
         poker_category([(0, 0)])
     with pytest.raises(RangeError, match="trials 0"):
         position_counts(_fisher_yates, 4, 0, UniformSampler(SeededSource("x")))
+
+
+def test_scaled_card_by_hand_statistic_has_mean_equal_to_its_degrees_of_freedom() -> None:
+    # Every deal of 5 cards into hands of 2, 2 and 1, equally likely: the mean must be
+    # exactly (n-1)(hands-1) = 8 if the (n-1)/n scaling of a deal's counts is right.
+    n, sizes = 5, (2, 2, 1)
+    deals = set(itertools.permutations([0, 0, 1, 1, 2]))
+    stats = []
+    for owners in deals:
+        counts = np.zeros((n, len(sizes)), dtype=int)
+        counts[range(n), list(owners)] = 1
+        chi, _ = position_test(counts)
+        stats.append(chi.statistic)
+    assert abs(sum(stats) / len(stats) - (n - 1) * (len(sizes) - 1)) < 1e-9
+    assert chi.df == 8

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import permutations
 
@@ -11,7 +10,6 @@ import pytest
 
 from croupier.dealing import deal, deal_many, make_layout, method_names
 from croupier.dealing.methods import (
-    MethodResult,
     deal_interval,
     deal_proportional,
     get_method,
@@ -36,7 +34,12 @@ def _all_deals(sizes: tuple[int, ...]) -> set[tuple[int, ...]]:
     return set(permutations(word))
 
 
-@pytest.mark.parametrize("name", [m for m in method_names() if m != "interval"])
+# interval and arithmetic have infinite decision trees (retries / unbounded flips on a
+# null set); they are checked exactly by other means below.
+FINITE_TREE_METHODS = [m for m in method_names() if m not in ("interval", "arithmetic")]
+
+
+@pytest.mark.parametrize("name", FINITE_TREE_METHODS)
 @pytest.mark.parametrize("sizes", SMALL_LAYOUTS)
 def test_each_method_is_exactly_uniform(name: str, sizes: tuple[int, ...]) -> None:
     run = get_method(name).run
@@ -51,9 +54,7 @@ def test_each_method_is_exactly_uniform(name: str, sizes: tuple[int, ...]) -> No
 
 
 def test_the_90_deals_of_2_2_2() -> None:
-    for name in method_names():
-        if name == "interval":
-            continue
+    for name in FINITE_TREE_METHODS:
         dist = exact_distribution(lambda ch, n=name: tuple(get_method(n).run((2, 2, 2), ch)[0]))
         assert len(dist) == 90 and set(dist.values()) == {Fraction(1, 90)}
 
@@ -180,5 +181,55 @@ def test_methods_give_every_pile_its_size_on_real_layouts() -> None:
             assert sorted(c for p in d.piles for c in p) == sorted(lay.deck)
 
 
-def _unused(_: Callable[[], MethodResult]) -> None:  # keep the type import used
-    return None
+class _WalkingSampler:
+    """Duck-types a UniformSampler over the walker's chooser (no bits are drawn)."""
+
+    def __init__(self, chooser: Chooser) -> None:
+        from croupier.randomness import OsRandomSource
+
+        self.chooser = chooser
+        self.source = OsRandomSource()
+
+    def below(self, n: int) -> int:
+        return self.chooser.below(n)
+
+
+@pytest.mark.parametrize("name", FINITE_TREE_METHODS)
+def test_public_deal_path_is_exactly_uniform(name: str) -> None:
+    # The full public path (layout, fast unranker, Deal objects) on 6 cards into 2+2+2.
+    from croupier.cards import parse_cards
+
+    lay = make_layout(hands=[2, 2], deck=parse_cards("AS KS QS JS TS 9S"))
+
+    def algorithm(chooser: Chooser) -> tuple[tuple[str, ...], ...]:
+        d = deal(lay, method=name, sampler=_WalkingSampler(chooser))  # type: ignore[arg-type]
+        return tuple(tuple(c.code for c in p) for p in d.piles)
+
+    dist = exact_distribution(algorithm)
+    assert len(dist) == 90 and set(dist.values()) == {Fraction(1, 90)}
+
+
+@pytest.mark.parametrize("sizes", [(2, 2, 2), (13, 13, 13, 13), (5, 5, 5, 5, 4), (10, 10, 10, 2)])
+def test_arithmetic_method_deals_floor_x_times_m(sizes: tuple[int, ...]) -> None:
+    # x = a fixed long run of seeded bits read as a binary fraction; the method must
+    # deal the sequence-scheme deal number floor(x * M), whose law is exactly uniform.
+    from croupier.dealing.methods import deal_arithmetic
+    from croupier.ranking.partitions import sequence_unrank
+
+    m = multinomial(sizes)
+    src = SeededSource("arithmetic", str(sizes))
+    width = m.bit_length() + 64
+    for _ in range(40):
+        bits = src.bits(width)
+        script = [(bits >> (width - 1 - i)) & 1 for i in range(width)]
+        owners, _ = deal_arithmetic(sizes, ScriptedChooser(script))
+        assert owners == sequence_unrank(bits * m >> width, sizes)
+
+
+def test_arithmetic_method_uses_about_log2_m_plus_2_bits() -> None:
+    # Seeded, so deterministic; expected mean is at most about log2 M + 2.
+    lay = make_layout("bridge")
+    src = SeededSource("arithmetic bits", "test")
+    for _ in deal_many(lay, 100, method="arithmetic", sampler=UniformSampler(src)):
+        pass
+    assert math.log2(lay.count) <= src.bits_used / 100 < math.log2(lay.count) + 2.5

@@ -232,3 +232,22 @@ def test_make_source_kinds() -> None:
 def test_below_stays_in_range_for_huge_n(n: int, margin: int) -> None:
     s = UniformSampler(SeededSource(str(n)), margin_bits=margin)
     assert all(0 <= s.below(n) < n for _ in range(5))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=6), max_size=40), st.integers(2, 12))
+def test_dice_are_never_reused_or_padded(rolls: list[int], n: int) -> None:
+    src = EntropySource.parse("dice:" + ",".join(map(str, rolls)))
+    sampler = UniformSampler(src)
+    try:
+        out = lehmer_shuffle(range(n), sampler)
+    except EntropyExhaustedError as exc:
+        assert src.remaining == 0 and "need at least" in str(exc)
+        assert src.total_bits < math.log2(math.factorial(n)) + 64
+    else:
+        assert sorted(out) == list(range(n))
+        assert src.bits_used <= src.total_bits
+        # the digits used are a prefix: a source with only those digits gives the same order
+        used = len(rolls) - src.remaining
+        again = EntropySource.parse("dice:" + ",".join(map(str, rolls[:used])))
+        assert lehmer_shuffle(range(n), UniformSampler(again)) == out

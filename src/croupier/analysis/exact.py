@@ -22,24 +22,67 @@ parity or a card that cannot reach some positions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from croupier.analysis.markov import tv_to_uniform
 from croupier.analysis.mixing import format_probability
 from croupier.errors import RangeError
 from croupier.randomness.uniform import Chooser
-from croupier.randomness.walk import exact_distribution
+from croupier.randomness.walk import WalkTooLargeError, exact_distribution
 
 __all__ = [
+    "UNFINISHED",
     "ExactAnalysis",
     "exact_analysis",
     "permutation_parity",
 ]
 
 Kind = Literal["arrangement", "deal"]
+
+UNFINISHED = "<unfinished>"
+"""The outcome of walk paths cut off after too many choices (methods that may retry forever)."""
+
+
+class _CallLimit(Exception):
+    """Raised inside a walked method when a path makes too many choices."""
+
+
+class _Guard:
+    """Passes choices through, refusing huge ranges and cutting off endless paths."""
+
+    __slots__ = ("calls", "cutoff", "inner", "max_branch", "max_calls", "name", "product")
+
+    def __init__(
+        self, inner: Chooser, name: str, max_calls: int, max_branch: int, cutoff: int | None
+    ) -> None:
+        self.inner = inner
+        self.name = name
+        self.max_calls = max_calls
+        self.max_branch = max_branch
+        self.cutoff = cutoff
+        self.calls = 0
+        self.product = 1
+
+    def below(self, n: int) -> int:
+        if n > self.max_branch:
+            raise WalkTooLargeError(
+                f"{self.name!r} chooses among {n} values at once; an exact walk is out of"
+                " reach (use Monte Carlo: --trials)"
+            )
+        self.calls += 1
+        self.product *= max(n, 1)
+        if self.calls > self.max_calls or (self.cutoff is not None and self.product > self.cutoff):
+            raise _CallLimit
+        return self.inner.below(n)
+
+
+class _Zeros:
+    """A chooser that always answers 0 (to estimate the size of a walk)."""
+
+    def below(self, n: int) -> int:
+        return 0
 
 
 def permutation_parity(arrangement: tuple[int, ...]) -> int:
@@ -76,6 +119,8 @@ class ExactAnalysis:
     kind: Kind
     space: int
     distribution: dict[Any, Fraction] = field(repr=False)
+    unfinished: Fraction = Fraction(0)
+    engine: str = "walk"
 
     @property
     def reachable(self) -> int:
@@ -84,13 +129,32 @@ class ExactAnalysis:
 
     @property
     def tv(self) -> Fraction:
-        """Exact total variation distance to the uniform distribution."""
-        return tv_to_uniform(self.distribution, self.space)
+        """Exact total variation distance to the uniform distribution.
+
+        When some paths were cut off (:attr:`unfinished` > 0) this is the
+        distance computed from the finished paths alone; the true distance
+        lies in :attr:`tv_bounds`.
+        """
+        u = Fraction(1, self.space)
+        present = sum((abs(p - u) for p in self.distribution.values()), Fraction(0))
+        return (present + u * (self.space - self.reachable)) / 2
+
+    @property
+    def tv_bounds(self) -> tuple[Fraction, Fraction]:
+        """Lower and upper bounds on the true distance (equal when nothing was cut off)."""
+        half = self.unfinished / 2
+        return max(Fraction(0), self.tv - half), min(Fraction(1), self.tv + half)
 
     @property
     def uniform(self) -> bool:
         """True when every outcome has probability exactly ``1/space``."""
-        return self.reachable == self.space and self.tv == 0
+        return self.unfinished == 0 and self.reachable == self.space and self.tv == 0
+
+    @property
+    def even_so_far(self) -> bool:
+        """Every outcome reached, all with the same probability (on the finished paths)."""
+        values = set(self.distribution.values())
+        return self.reachable == self.space and len(values) == 1
 
     @property
     def max_probability(self) -> Fraction:
@@ -121,7 +185,7 @@ class ExactAnalysis:
 
     @property
     def parity(self) -> str | None:
-        """For shuffles: ``'even'`` or ``'odd'`` if every outcome has that parity, else ``'both'``."""
+        """For shuffles: ``'even'`` or ``'odd'`` if all outcomes share it, else ``'both'``."""
         if self.kind != "arrangement":
             return None
         parities = {permutation_parity(a) for a in self.distribution}
@@ -145,6 +209,8 @@ class ExactAnalysis:
     def obstructions(self) -> list[str]:
         """Plain-language reasons the method cannot be uniform (empty when it is)."""
         notes: list[str] = []
+        if self.unfinished:
+            return notes
         if self.reachable < self.space:
             notes.append(
                 f"only {self.reachable} of {self.space} outcomes can happen"
@@ -177,11 +243,13 @@ class ExactAnalysis:
             "method": self.name,
             "cards": self.cards,
             "kind": self.kind,
+            "engine": self.engine,
             "space": self.space,
             "reachable": self.reachable,
             "uniform": self.uniform,
             "tv": str(self.tv),
             "tv_float": float(self.tv),
+            "unfinished": str(self.unfinished),
             "max_probability": str(self.max_probability),
             "min_probability": str(self.min_probability),
             "min_reachable_probability": str(self.min_reachable_probability),
@@ -193,6 +261,9 @@ class ExactAnalysis:
             ],
             "obstructions": self.obstructions(),
         }
+        if self.unfinished:
+            low, high = self.tv_bounds
+            data["tv_bounds"] = [str(low), str(high)]
         if self.kind == "arrangement":
             data["parity"] = self.parity
             data["position_matrix"] = [[str(p) for p in row] for row in self.position_matrix()]
@@ -206,25 +277,40 @@ class ExactAnalysis:
     def summary(self) -> str:
         """A short human-readable report."""
         lines = [
-            f"{self.name} on {self.cards} cards: exact distribution over {self.space} outcomes",
+            f"{self.name} on {self.cards} cards: exact distribution over {self.space} outcomes"
+            f" ({self.engine})",
             f"  reachable outcomes: {self.reachable} of {self.space}",
             f"  total variation to uniform: {self.tv} ≈ {format_probability(self.tv)}",
         ]
+        if self.unfinished:
+            low, high = self.tv_bounds
+            lines.append(
+                f"  paths cut off as too long for the walk (retries, or a very deep tree):"
+                f" probability {self.unfinished} ≈ {format_probability(self.unfinished)}"
+            )
+            lines.append(
+                f"  true distance lies in [{format_probability(low)}, {format_probability(high)}]"
+            )
+            if self.even_so_far:
+                lines.append(
+                    "  verdict: every outcome exactly equally likely on the finished paths"
+                )
+                return "\n".join(lines)
         if self.uniform:
             lines.append("  verdict: exactly uniform")
         else:
             lines.append(
                 f"  most likely outcome: {self.max_probability} "
-                f"({float(self.max_probability * self.space):.4g} x fair)"
+                f"({float(self.max_probability * self.space):.6g} x fair)"
             )
             lines.append(
                 f"  least likely outcome: {self.min_probability} "
-                f"({float(self.min_probability * self.space):.4g} x fair)"
+                f"({float(self.min_probability * self.space):.6g} x fair)"
             )
             for o, p in self.most_likely(3):
                 lines.append(f"    likeliest {_show(o)}: {p}")
             for note in self.obstructions():
-                lines.append(f"  obstruction: {note}")
+                lines.append(f"  finding: {note}")
             lines.append("  verdict: biased")
         return "\n".join(lines)
 
@@ -256,18 +342,30 @@ def exact_analysis(
     kind: Kind = "arrangement",
     space: int | None = None,
     max_leaves: int = 2_000_000,
+    max_calls: int = 10_000,
 ) -> ExactAnalysis:
     """Walk every random choice of ``algorithm`` and return the exact analysis.
 
     ``algorithm(chooser)`` returns one outcome (a tuple arrangement of
     ``0..cards-1`` for shuffles).  ``space`` defaults to ``cards!`` for
-    shuffles and must be given for deals.
+    shuffles and must be given for deals.  Methods that may retry forever
+    have paths of ever smaller probability: a path is cut off once its
+    probability falls below ``1/max_leaves`` (or after ``max_calls``
+    choices), and the cut-off probability is reported as
+    :attr:`ExactAnalysis.unfinished`.
 
     >>> def first_of_two(chooser):
     ...     return (0, 1) if chooser.below(3) else (1, 0)
     >>> r = exact_analysis(first_of_two, cards=2)
     >>> str(r.tv), r.max_probability
     ('1/6', Fraction(2, 3))
+    >>> def retry(chooser):   # a coin until heads, then a fair bit: uniform, unbounded
+    ...     while chooser.below(2):
+    ...         pass
+    ...     return (0, 1) if chooser.below(2) else (1, 0)
+    >>> r = exact_analysis(retry, cards=2, max_leaves=1000)
+    >>> r.unfinished, r.even_so_far
+    (Fraction(1, 256), True)
     """
     if cards < 0:
         raise RangeError(f"deck size {cards} is negative; use 0 or more cards")
@@ -275,11 +373,36 @@ def exact_analysis(
         if kind != "arrangement":
             raise RangeError("the number of possible deals must be given for deal methods")
         space = math.factorial(cards)
-    dist: Mapping[Hashable, Fraction] = exact_distribution(algorithm, max_leaves=max_leaves)
+
+    probe = _Guard(_Zeros(), name, max_calls, max_leaves, None)
+    try:
+        algorithm(probe)
+    except _CallLimit:
+        pass
+    else:
+        if probe.product > max_leaves:
+            raise WalkTooLargeError(
+                f"{name!r} on {cards} cards has about {probe.product} random paths, more than"
+                f" {max_leaves}; use fewer cards or Monte Carlo (--trials)"
+            )
+
+    def guarded(chooser: Chooser) -> Hashable:
+        try:
+            return algorithm(_Guard(chooser, name, max_calls, max_leaves, max_leaves))
+        except _CallLimit:
+            return UNFINISHED
+
+    dist: dict[Hashable, Fraction] = dict(exact_distribution(guarded, max_leaves=64 * max_leaves))
     if sum(dist.values()) != 1:  # pragma: no cover - exact_distribution guarantees this
         raise RangeError(f"probabilities of {name!r} sum to {sum(dist.values())}, not 1")
+    unfinished = dist.pop(UNFINISHED, Fraction(0))
+    if not dist:
+        raise WalkTooLargeError(
+            f"every random path of {name!r} on {cards} cards is longer than an exact walk"
+            f" of {max_leaves} paths allows; use fewer cards or Monte Carlo (--trials)"
+        )
     if kind == "arrangement":
         for outcome in dist:
             if not isinstance(outcome, tuple) or sorted(outcome) != list(range(cards)):
                 raise RangeError(f"{name!r} returned {outcome!r}, not an arrangement of {cards}")
-    return ExactAnalysis(name, cards, kind, space, dict(dist))
+    return ExactAnalysis(name, cards, kind, space, dist, unfinished)

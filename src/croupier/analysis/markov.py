@@ -254,7 +254,7 @@ def chain_limit(step: Mapping[Arrangement, Fraction], *, max_steps: int = 1000) 
 
 
 def stops_falling_at(
-    curve: Sequence[Fraction] | Sequence[float],
+    curve: Sequence[Fraction | float],
     limit: Fraction | float,
     tolerance: float = 1e-6,
 ) -> int | None:

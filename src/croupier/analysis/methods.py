@@ -74,7 +74,9 @@ class AnalysisMethod:
             result //= math.factorial(k)
         return result
 
-    def algorithm(self, n: int, hands: Sequence[int] | None = None) -> Callable[[Chooser], Hashable]:
+    def algorithm(
+        self, n: int, hands: Sequence[int] | None = None
+    ) -> Callable[[Chooser], Hashable]:
         """``algorithm(chooser) -> outcome`` for ``n`` cards (for walks and sampling).
 
         >>> from croupier.randomness import ScriptedChooser

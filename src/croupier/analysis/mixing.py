@@ -53,7 +53,7 @@ def _check_cards(n: int) -> None:
 
 
 def eulerian_numbers(n: int) -> list[int]:
-    """``A(n, r)`` for ``r = 1..n``: how many arrangements of ``n`` cards have ``r`` rising sequences.
+    """Eulerian numbers ``A(n, r)``, ``r = 1..n``: arrangements with ``r`` rising sequences.
 
     (Element ``r - 1`` of the list.)  They sum to ``n!``.
 

@@ -50,6 +50,9 @@ def _save(fig: Any, path: str | os.PathLike[str]) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             fig.savefig(handle, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -69,8 +72,9 @@ def plot_heatmap(
 ) -> Path:
     """Card x position heatmap of ``matrix`` (rows: cards, columns: positions).
 
-    Values are shown relative to a fair shuffle (1 everywhere), so colours
-    mean the same for every deck size.  Pass probabilities or frequencies.
+    Values are shown relative to a fair shuffle (1 everywhere: white), on a
+    colour scale symmetric around 1 (red: more likely than fair, blue: less).
+    Pass probabilities or frequencies.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -86,9 +90,11 @@ def plot_heatmap(
         raise RangeError(f"heatmap needs a square matrix, got shape {data.shape}")
     rows = data.sum(axis=1, keepdims=True)
     rel = data / np.where(rows > 0, rows, 1) * n
-    top = max(2.0, float(rel.max()))
+    spread = max(0.05, float(np.abs(rel - 1.0).max()))
     fig, ax = plt.subplots(figsize=(5.2, 4.4))
-    image = ax.imshow(rel, cmap="RdBu_r", vmin=0.0, vmax=top, interpolation="nearest")
+    image = ax.imshow(
+        rel, cmap="RdBu_r", vmin=1.0 - spread, vmax=1.0 + spread, interpolation="nearest"
+    )
     ax.set_xlabel("position after shuffling (0 = top)")
     ax.set_ylabel("card (starting position)")
     if title:
@@ -136,7 +142,7 @@ def plot_curves(
     if title:
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _save(fig, path)
 
 
@@ -177,5 +183,5 @@ def plot_bits(
     if title:
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _save(fig, path)

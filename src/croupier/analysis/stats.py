@@ -139,11 +139,14 @@ def position_counts(
 
 
 def position_test(counts: Any) -> tuple[TestResult, TestResult]:
-    """Chi-square and G-test of a card x position count matrix against a fair shuffle.
+    """Chi-square and G-test of a card x position (or card x hand) count matrix.
 
-    Both statistics are scaled by ``(n-1)/n`` and referred to a chi-square
-    with ``(n-1)**2`` degrees of freedom (the exact covariance of a random
-    permutation matrix); see the module notes.
+    Each trial puts every card (row) in exactly one column, and each column
+    gets the same number of cards every trial (1 per position, or the hand
+    size), so the expected count is ``row total * column total / grand total``.
+    Both statistics are scaled by ``(n-1)/n`` (``n`` cards) and referred to a
+    chi-square with ``(n-1)*(columns-1)`` degrees of freedom: the exact
+    covariance of a uniformly random permutation or deal; see the module notes.
 
     >>> import numpy as np
     >>> chi, g = position_test(np.array([[50, 50], [50, 50]]))
@@ -153,14 +156,15 @@ def position_test(counts: Any) -> tuple[TestResult, TestResult]:
     np = require("numpy")
     stats = require("scipy.stats")
     counts = np.asarray(counts, dtype=float)
-    n = counts.shape[0]
-    if counts.shape != (n, n) or n < 2:
-        raise RangeError(f"count matrix of shape {counts.shape} is not square of size >= 2")
-    trials = counts[0].sum()
-    expected = trials / n
+    if counts.ndim != 2 or min(counts.shape) < 2:
+        raise RangeError(f"count matrix of shape {counts.shape} needs at least 2 rows and columns")
+    n, columns = counts.shape
+    expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
+    if (expected <= 0).any():
+        raise RangeError("count matrix has an empty row or column; every card and column must occur")
     scale = (n - 1) / n
-    df = (n - 1) ** 2
-    chi = float(((counts - expected) ** 2).sum() / expected) * scale
+    df = (n - 1) * (columns - 1)
+    chi = float(((counts - expected) ** 2 / expected).sum()) * scale
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(counts > 0, counts * np.log(counts / expected), 0.0)
     g = float(2 * terms.sum()) * scale

@@ -25,8 +25,8 @@ Deal cards: exactly uniform, with the least randomness, reproducible with --seed
 
 GAME is one of {GAMES_TEXT} (default bridge), or custom with --hands.
 Methods: optimal (default: one uniform number below the number of deals,
-the fewest bits), block, round-robin, proportional, interval, fraction; all are
-exactly uniform.  Randomness: the OS CSPRNG by default; --seed TEXT for a
+the fewest bits), block, round-robin, proportional, interval, fraction,
+arithmetic; all are exactly uniform.  Randomness: the OS CSPRNG by default; --seed TEXT for a
 reproducible stream; --entropy dice:3,6,1,... (or coins:HT..., hex:...) for your
 own rolls (a bridge deal needs about 37 d6 rolls).
 

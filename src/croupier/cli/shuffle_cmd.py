@@ -81,6 +81,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from croupier.errors import CroupierError, EntropyExhaustedError
         from croupier.randomness import EntropySource, SeededSource, UniformSampler, make_source
+        from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
         from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
         from croupier.shuffling.registry import get_method
 
@@ -109,7 +110,7 @@ def register(app: typer.Typer) -> None:
             method = "lehmer" if n <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates"
         chosen = get_method(method)
         source = make_source(seed, entropy, purpose="shuffle")
-        bound = math.lgamma(n + 1) / math.log(2)
+        bound = math.log2(math.factorial(n)) if n <= 1000 else math.lgamma(n + 1) / math.log(2)
         warnings: list[str] = []
         if not chosen.uniform:
             warnings.append(f"method {chosen.name!r} is not uniform: {chosen.description}")
@@ -119,7 +120,11 @@ def register(app: typer.Typer) -> None:
                 f"2^{source.seed_bits} of the {n}! ~ 2^{bound:.1f} orders: reproducible, "
                 "but only as secret as the seed"
             )
-        if isinstance(source, EntropySource) and chosen.uniform and source.total_bits < bound:
+        if (
+            isinstance(source, EntropySource)
+            and chosen.uniform
+            and source.total_bits < bound - 1e-9
+        ):
             raise EntropyExhaustedError(
                 source.shortfall(1, total_bits=bound)
                 + f" (a uniform shuffle of {n} items needs at least log2({n}!) = {bound:.2f} bits)"
@@ -131,10 +136,12 @@ def register(app: typer.Typer) -> None:
             doc = {
                 "items": shuffled,
                 "method": chosen.name,
+                "algorithm": chosen.algorithm_id,
                 "uniform": chosen.uniform,
                 "source": source.kind,
                 "source_description": source.describe(),
                 "reproducible": source.reproducible,
+                "sampler": UNIFORM_ALGORITHM_ID,
                 "bits_used": _number(used),
                 "bits_bound": round(bound, 4),
                 "warnings": warnings,

@@ -59,25 +59,52 @@ class Deal:
     ([['AS'], ['AH'], ['AD', 'AC']], [Card.parse('AD'), Card.parse('AC')])
     """
 
-    __slots__ = ("_number", "algorithm", "bits_used", "layout", "method", "piles", "source")
+    __slots__ = (
+        "_masks",
+        "_number",
+        "_piles",
+        "algorithm",
+        "bits_used",
+        "layout",
+        "method",
+        "source",
+    )
 
     def __init__(
         self,
         layout: Layout,
-        piles: tuple[tuple[Card, ...], ...],
+        piles: tuple[tuple[Card, ...], ...] | None,
         method: str = "number",
         bits_used: float = 0.0,
         source: str = "none",
         number: int | None = None,
         algorithm: str = ALGORITHM_ID,
+        masks: tuple[bytes, ...] | None = None,
     ) -> None:
+        if piles is None and masks is None:
+            raise CroupierError("a deal needs its piles or their masks")
         self.layout = layout
-        self.piles = piles
+        self._piles = piles
+        self._masks = masks
         self.method = method
         self.bits_used = bits_used
         self.source = source
         self._number = number
         self.algorithm = algorithm
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards of every pile of the layout, in deck order.
+
+        The fast dealing path stores each pile as a 0/1 mask over the cards the
+        earlier piles left (a complete, compact record of the deal); the card
+        tuples are built from it the first time they are read.
+        """
+        piles = self._piles
+        if piles is None:
+            masks = self._masks if self._masks is not None else ()
+            piles = self._piles = _piles_from_masks(self.layout.deck, masks)
+        return piles
 
     def __repr__(self) -> str:
         return (
@@ -151,7 +178,7 @@ _FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
 class _FastUnranker:
-    """Number -> piles under the ``croupier`` scheme, eight positions per table look-up.
+    """Number -> piles under the ``croupier`` scheme, a run of positions per table look-up.
 
     The same numbering as :func:`croupier.ranking.partitions.subsets_unrank`
     with ``order="lex"`` (the tests check the two agree), inlined for speed:
@@ -184,7 +211,8 @@ class _FastUnranker:
         self.tables[key] = table
         return table
 
-    def piles(self, number: int) -> tuple[tuple[Card, ...], ...]:
+    def masks(self, number: int) -> tuple[bytes, ...]:
+        """The 0/1 masks of deal ``number``: pile ``j`` over the cards the piles before it left."""
         sizes = self.sizes
         radices = self.radices
         last = len(sizes) - 1
@@ -192,27 +220,41 @@ class _FastUnranker:
         for j in range(last, 0, -1):
             number, digits[j] = divmod(number, radices[j])
         digits[0] = number
-        remaining: tuple[Card, ...] = self.deck
-        out: list[tuple[Card, ...]] = []
+        size = len(self.deck)
         tables = self.tables
         width = self.width
         join = b"".join
+        out: list[bytes] = []
         for j in range(last):
             rank = digits[j]
-            size = len(remaining)
-            key = size * width + sizes[j] if sizes[j] else -1
+            k = sizes[j]
+            key = size * width + k if k else -1
             parts: list[bytes] = []
             while key >= 0:
                 table = tables[key] or self._table(key)
                 cum, part, key = table[1][bisect_right(table[0], rank) - 1]
                 rank -= cum
                 parts.append(part)
-            mask = join(parts)
-            out.append(tuple(compress(remaining, mask)))
-            keep = mask.translate(_FLIP) + b"\x01" * (size - len(mask))
-            remaining = tuple(compress(remaining, keep))
-        out.append(remaining)
+            out.append(join(parts))
+            size -= k
         return tuple(out)
+
+    def piles(self, number: int) -> tuple[tuple[Card, ...], ...]:
+        """The piles of the deal with ``number`` under the ``croupier`` scheme."""
+        return _piles_from_masks(self.deck, self.masks(number))
+
+
+def _piles_from_masks(
+    deck: tuple[Card, ...], masks: tuple[bytes, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    remaining = deck
+    out: list[tuple[Card, ...]] = []
+    for mask in masks:
+        out.append(tuple(compress(remaining, mask)))
+        keep = mask.translate(_FLIP) + b"\x01" * (len(remaining) - len(mask))
+        remaining = tuple(compress(remaining, keep))
+    out.append(remaining)
+    return tuple(out)
 
 
 def deal_from_piles(layout: Layout, piles: Sequence[Sequence[Card]]) -> Deal:
@@ -252,6 +294,7 @@ def deal_from_piles(layout: Layout, piles: Sequence[Sequence[Card]]) -> Deal:
                     f"card {card.code} is dealt twice (to {names[owner[card]]} and {names[i]})"
                 )
             owner[card] = i
+    for i, cards in enumerate(given):
         if len(cards) != layout.piles[i].size:
             raise DealNotationError(
                 f"{names[i]} has {len(cards)} cards; {layout.game} gives it {layout.piles[i].size}"
@@ -275,7 +318,7 @@ def deal_from_number(layout: Layout, number: int, scheme: str = DEFAULT_SCHEME) 
 
 
 def deal_many(
-    layout: Layout,
+    layout: Layout | str,
     count: int,
     *,
     method: str = "optimal",
@@ -297,13 +340,18 @@ def deal_many(
     >>> len(deals), sum(d.bits_used for d in deals) == src.bits_used
     (3, True)
     """
+    if isinstance(layout, str):
+        from croupier.dealing.layout import make_layout
+
+        layout = make_layout(layout)
     if count < 0:
         raise CroupierError(f"count must be >= 0, got {count}")
     if sampler is None:
         # For a run, hold a 32-bit margin so almost nothing is ever rejected and
         # the leftover carries over; a single deal takes the fewest bits.
-        margin = 32 if count > 1 else 0
+        # Finite user entropy (dice) is never spent on a margin.
         src_ = source if source is not None else OsRandomSource()
+        margin = 32 if count > 1 and src_.kind != "entropy" else 0
         sampler = UniformSampler(src_, margin_bits=margin)
     src = sampler.source
     kind = src.kind
@@ -315,7 +363,9 @@ def deal_many(
         for _ in range(count):
             before = src.bits_used
             number = below(total)
-            yield Deal(layout, fast.piles(number), "optimal", src.bits_used - before, kind, number)
+            masks = fast.masks(number)
+            bits = src.bits_used - before
+            yield Deal(layout, None, "optimal", bits, kind, number, ALGORITHM_ID, masks)
         return
     for _ in range(count):
         before = src.bits_used
@@ -325,7 +375,7 @@ def deal_many(
 
 
 def deal(
-    layout: Layout,
+    layout: Layout | str,
     *,
     method: str = "optimal",
     source: RandomSource | None = None,
@@ -333,9 +383,12 @@ def deal(
 ) -> Deal:
     """One uniform deal of ``layout`` (default: optimal method, OS CSPRNG).
 
-    >>> from croupier.dealing.layout import make_layout
-    >>> d = deal(make_layout("skat"), method="interval")
+    ``layout`` is a :class:`Layout` or a game name (``"bridge"``, ``"skat"`` …).
+
+    >>> d = deal("skat", method="interval")
     >>> [len(p) for p in d.piles], d.bits_used > 0
     ([10, 10, 10, 2], True)
+    >>> len(deal("bridge").hands[0])
+    13
     """
     return next(deal_many(layout, 1, method=method, source=source, sampler=sampler))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import Card, Suit
 from croupier.errors import LayoutError
 from croupier.ranking.partitions import multinomial
 
@@ -480,7 +480,10 @@ def make_layout(
     remainder: str | None = None
     if dealt < len(cards):
         if not rest:
-            raise LayoutError(f"{key} deals all {len(cards)} cards but the piles take only {dealt}")
+            raise LayoutError(
+                f"{key} deals out the whole deck, but its piles take {dealt} of the "
+                f"{len(cards)} cards of {deck_name}; use --hands for a layout with a stock"
+            )
         remainder = rest
         piles.append(Pile(rest, len(cards) - dealt, is_hand=False))
     return Layout(
@@ -491,7 +494,3 @@ def make_layout(
         order=order,
         remainder_name=remainder,
     )
-
-
-# Keep Rank imported for doctest readers building custom decks.
-_ = Rank

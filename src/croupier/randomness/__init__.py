@@ -11,7 +11,7 @@ from croupier.randomness.numpy_source import NumpySource
 from croupier.randomness.options import make_source
 from croupier.randomness.seeded import SEEDED_STREAM_ID, SeededSource, parse_seed
 from croupier.randomness.source import BitSource, BufferedBitSource, OsRandomSource, RandomSource
-from croupier.randomness.uniform import Chooser, UniformSampler
+from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID, Chooser, UniformSampler
 from croupier.randomness.walk import (
     ReplayBitSource,
     ScriptedChooser,
@@ -22,6 +22,7 @@ from croupier.randomness.walk import (
 
 __all__ = [
     "SEEDED_STREAM_ID",
+    "UNIFORM_ALGORITHM_ID",
     "BitSource",
     "BufferedBitSource",
     "Chooser",
@@ -31,8 +32,8 @@ __all__ = [
     "NumpySource",
     "OsRandomSource",
     "RandomSource",
-    "ScriptedChooser",
     "ReplayBitSource",
+    "ScriptedChooser",
     "SeededSource",
     "UniformSampler",
     "exact_distribution",

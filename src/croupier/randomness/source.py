@@ -130,13 +130,26 @@ class BufferedBitSource(BitSource):
         return out
 
 
+_fork_generation = 0
+
+
+def _after_fork_in_child() -> None:
+    global _fork_generation
+    _fork_generation += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class OsRandomSource(BufferedBitSource):
     """The operating system's CSPRNG (:func:`os.urandom`): croupier's default.
 
-    Requests of 64 bits or more are read straight from the OS; smaller ones
-    are served from a block of ``block_bytes`` bytes to save system calls
-    (the block is dropped in a forked child so parent and child never share
-    bits).  ``bits_used`` counts the bits handed out.
+    Bits are read from the OS in blocks of ``block_bytes`` bytes to save
+    system calls: requests of 64 bits or more take whole bytes from the block
+    (the unused low bits of the last byte are dropped, never handed out
+    twice), smaller ones single bits.  A forked child drops the blocks, so
+    parent and child never share bits.  ``bits_used`` counts the bits handed out.
 
     >>> src = OsRandomSource()
     >>> 0 <= src.bits(256) < 2**256, 0 <= src.bits(5) < 32, src.bits_used
@@ -145,28 +158,46 @@ class OsRandomSource(BufferedBitSource):
 
     kind: ClassVar[str] = "os-csprng"
 
-    def __init__(self, block_bytes: int = 64) -> None:
+    def __init__(self, block_bytes: int = 4096) -> None:
         super().__init__()
         if block_bytes < 1:
             raise ValueError(f"block_bytes must be >= 1, got {block_bytes}")
         self._block_bytes = block_bytes
-        self._pid = os.getpid()
+        self._bytes = b""
+        self._pos = 0
+        self._generation = _fork_generation
+
+    def _check_fork(self) -> None:
+        if self._generation != _fork_generation:  # forked: drop the parent's bits
+            self._generation = _fork_generation
+            self._bytes, self._pos, self._buf, self._nbuf = b"", 0, 0, 0
+
+    def _take_bytes(self, nbytes: int) -> bytes:
+        if self._generation != _fork_generation:
+            self._check_fork()
+        pos = self._pos
+        end = pos + nbytes
+        if end > len(self._bytes):
+            self._bytes = os.urandom(max(self._block_bytes, nbytes))
+            pos, end = 0, nbytes
+        self._pos = end
+        return self._bytes[pos:end]
 
     def _next_block(self) -> tuple[int, int]:
-        return int.from_bytes(os.urandom(self._block_bytes), "big"), 8 * self._block_bytes
+        return int.from_bytes(self._take_bytes(8), "big"), 64
 
     def draw(self, bits: int) -> tuple[int, int]:
-        if bits >= 64:  # fast path: straight from the OS
+        if bits >= 64:  # fast path: whole bytes
             self._bits_used += bits
-            return int.from_bytes(os.urandom((bits + 7) >> 3), "big") >> (-bits & 7), 1 << bits
+            data = self._take_bytes((bits + 7) >> 3)
+            return int.from_bytes(data, "big") >> (-bits & 7), 1 << bits
         return super().draw(bits)
 
     def _random_bits(self, k: int) -> int:
         if k >= 64:
-            return int.from_bytes(os.urandom((k + 7) >> 3), "big") >> (-k & 7)
-        pid = os.getpid()
-        if pid != self._pid:  # forked: never reuse the parent's buffered bits
-            self._pid, self._buf, self._nbuf = pid, 0, 0
+            return int.from_bytes(self._take_bytes((k + 7) >> 3), "big") >> (-k & 7)
+        if self._generation != _fork_generation:
+            self._check_fork()
         return super()._random_bits(k)
 
     def describe(self) -> str:

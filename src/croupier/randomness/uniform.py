@@ -5,9 +5,11 @@
 randomness that ``m >= n``, then splits ``m = q*n + r``.  If ``v < q*n`` the
 answer is ``v % n`` and ``v // n`` (uniform in ``[0, q)``) stays as state;
 otherwise ``v - q*n`` (uniform in ``[0, r)``) stays and it tries again.
-Nothing is ever reduced modulo ``n`` with bias, no floats are used, and
-leftover randomness is kept, so a long run of draws costs close to
-``log2(n)`` bits each, and a single draw at most about ``log2(n) + 2`` bits.
+Nothing is ever reduced modulo ``n`` with bias and no floats are used.  By
+default each widening takes the fewest fresh bits, so a single draw costs at
+most about ``log2(n) + 2`` bits on average; with ``margin_bits`` (say 32) the
+state is kept wide, rejections become rare and a long run of draws costs
+within a hair of ``log2(n)`` bits each (randomness recycling).
 
 >>> from croupier.randomness.source import OsRandomSource
 >>> sampler = UniformSampler(OsRandomSource())
@@ -23,7 +25,10 @@ from typing import Protocol, runtime_checkable
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness.source import RandomSource
 
-__all__ = ["Chooser", "UniformSampler"]
+__all__ = ["UNIFORM_ALGORITHM_ID", "Chooser", "UniformSampler"]
+
+UNIFORM_ALGORITHM_ID = "croupier-uniform/1"
+"""Id and version of the sampling algorithm (specified in ``docs/reproducibility.md``)."""
 
 
 @runtime_checkable

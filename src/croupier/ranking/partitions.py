@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import compress
+from itertools import combinations, compress
 from math import comb
 from typing import Literal
 
@@ -204,14 +204,31 @@ def subsets_unrank(number: int, sizes: Sequence[int], order: SubsetOrder = "lex"
     return owners
 
 
-# Fast lexicographic subset unranking, 8 positions at a time, by table look-up.
-# The table of state (n positions left, k still to pick) is (cums, entries) with
-# entries[i] = (cum, mask, n', k'): the i-th pattern of the next (up to) 8
-# positions, the number of subsets before it, and the state after it.
-_CHUNK = 8
+# Fast lexicographic subset unranking, by table look-up.  The table of state
+# (n positions left, k still to pick) is (cums, entries) with entries[i] =
+# (cum, mask, n', k'): the i-th pattern of the next w positions, the number of
+# subsets before it, and the state after it.  The width w is as large as keeps
+# the table at most _PATTERNS patterns: about 8 positions while a pile is dense,
+# many more once few cards (or few gaps) are left to place.
+_PATTERNS = 256
 _LexEntry = tuple[int, bytes, int, int]
 _LexTable = tuple[list[int], list[_LexEntry]]
 LEX_TABLES: dict[tuple[int, int], _LexTable] = {}
+
+
+def _pattern_range(n: int, need: int, width: int) -> range:
+    """How many of the next ``width`` positions a ``need``-subset of ``n`` can take."""
+    return range(max(0, need - (n - width)), min(need, width) + 1)
+
+
+def _chunk_width(n: int, need: int) -> int:
+    width = 1
+    while width < n:
+        wider = width + 1
+        if sum(comb(wider, t) for t in _pattern_range(n, need, wider)) > _PATTERNS:
+            break
+        width = wider
+    return width
 
 
 def lex_table(n: int, need: int) -> _LexTable:
@@ -224,19 +241,21 @@ def lex_table(n: int, need: int) -> _LexTable:
     found = LEX_TABLES.get((n, need))
     if found is not None:
         return found
-    width = min(_CHUNK, n)
+    width = _chunk_width(n, need)
+    patterns: list[tuple[int, ...]] = []
+    for took in _pattern_range(n, need, width):
+        patterns.extend(combinations(range(width), took))
+    # Ascending lexicographic order of position lists = descending indicator value.
+    patterns.sort(key=lambda pos: sum(1 << (width - 1 - i) for i in pos), reverse=True)
     cums: list[int] = []
     entries: list[_LexEntry] = []
     acc = 0
-    # Descending indicator value = ascending lexicographic order of position lists.
-    for v in range((1 << width) - 1, -1, -1):
-        bits = bytes((v >> (width - 1 - i)) & 1 for i in range(width))
-        took = sum(bits)
-        if took > need or n - width < need - took:
-            continue
+    for pos in patterns:
+        bits = bytes(1 if i in pos else 0 for i in range(width))
+        left = need - len(pos)
         cums.append(acc)
-        entries.append((acc, bits, n - width, need - took))
-        acc += comb(n - width, need - took)
+        entries.append((acc, bits, n - width, left))
+        acc += comb(n - width, left)
     table = (cums, entries)
     LEX_TABLES[(n, need)] = table
     return table
@@ -245,7 +264,7 @@ def lex_table(n: int, need: int) -> _LexTable:
 def unrank_lex_mask(rank: int, n: int, k: int) -> bytes:
     """The lexicographic ``k``-subset of ``range(n)`` with ``rank``, as a 0/1 mask.
 
-    The fast path behind dealing: eight positions are decided per table
+    The fast path behind dealing: a run of positions is decided per table
     look-up.  The mask may stop short of ``n`` (the rest are all 0).
     ``rank`` must lie in ``[0, C(n, k))`` (not checked here).
 

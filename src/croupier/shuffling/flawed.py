@@ -30,6 +30,7 @@ __all__ = [
     "randomize_list_shuffle",
     "sattolo_by_mistake",
     "swap_with_any",
+    "time_seeded_from_chooser",
     "time_seeded_shuffle",
     "uniform_among_open_players_deal",
 ]

@@ -40,6 +40,15 @@ class ShuffleMethod:
     def __call__(self, seq: Sequence[Any], chooser: Chooser) -> list[Any]:
         return self.function(seq, chooser)
 
+    @property
+    def algorithm_id(self) -> str:
+        """The id and version recorded with reproducible outputs.
+
+        >>> SHUFFLE_METHODS["lehmer"].algorithm_id
+        'croupier-shuffle-lehmer/1'
+        """
+        return f"croupier-shuffle-{self.name}/1"
+
 
 def _riffles(k: int) -> Callable[[Sequence[Any], Chooser], list[Any]]:
     def shuffle(seq: Sequence[Any], chooser: Chooser) -> list[Any]:

@@ -1,0 +1,442 @@
+"""``croupier analyze`` and ``croupier mixing``: how fair is a shuffle or a deal?"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from croupier.errors import RangeError
+
+if TYPE_CHECKING:
+    from croupier.analysis.exact import ExactAnalysis
+    from croupier.analysis.run import MonteCarloReport, RepeatReport
+
+__all__ = ["parse_hands", "register"]
+
+ANALYZE_HELP = """\
+Measure how fair a shuffle or deal method is.
+
+Modes:
+  exact (default up to 9 cards, or --exact): the exact probability of every
+    outcome, total variation distance (TV) to uniform, reachable outcomes,
+    likeliest/least likely outcomes and obstructions such as fixed parity;
+  --repeat M: shuffle again and again; exact TV after 1..M repetitions and
+    where it stops falling (up to 7 cards);
+  --trials T: Monte Carlo on any deck size: card x position chi-square and
+    G-tests, and with 52 cards bridge suit-pattern and poker-category tests;
+  --bits: random bits used per shuffle against the log2(n!) bound, for deck
+    sizes up to --cards.
+
+METHOD is a name from --list (several, comma-separated, for --repeat and
+--bits).  Deal methods (deal:NAME) deal --hands (default four equal hands).
+
+\b
+Examples:
+  croupier analyze --list
+  croupier analyze swap-any --cards 3
+  croupier analyze deal:open-players --cards 8 --json
+  croupier analyze riffle,overhand --cards 6 --repeat 20 --plot tv.svg
+  croupier analyze riffle7 --cards 52 --trials 20000 --seed lab --plot heat.png
+  croupier analyze lehmer,fisher-yates,merge-shuffle --bits --cards 52 --seed b
+"""
+
+MIXING_HELP = """\
+Exact distance to uniform after k Gilbert–Shannon–Reeds riffles of N cards.
+
+Total variation and separation come from the rising-sequence formula
+(Bayer–Diaconis) as exact fractions, for any deck size.
+
+\b
+Examples:
+  croupier mixing riffle --cards 52
+  croupier mixing riffle --cards 52 --max 12 --json
+  croupier mixing riffle --cards 104 --plot riffles.svg
+"""
+
+
+def parse_hands(spec: str | None, cards: int) -> tuple[int, ...] | None:
+    """``--hands``: a number of equal hands (``4``) or sizes (``3,3,2``).
+
+    >>> parse_hands("4", 8), parse_hands("3,3,2", 8), parse_hands(None, 8)
+    ((2, 2, 2, 2), (3, 3, 2), None)
+    """
+    if spec is None:
+        return None
+    try:
+        parts = [int(x) for x in spec.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise RangeError(f"--hands {spec!r} is not a count or sizes like '4' or '3,3,2'") from None
+    if len(parts) == 1:
+        players = parts[0]
+        if players < 1 or cards % players:
+            raise RangeError(
+                f"--hands {spec!r}: {cards} cards do not split into {players} equal hands;"
+                " give sizes such as '3,3,2'"
+            )
+        return (cards // players,) * players
+    if not parts or any(k < 0 for k in parts) or sum(parts) != cards:
+        raise RangeError(f"--hands {spec!r} must be sizes adding up to {cards} cards")
+    return tuple(parts)
+
+
+def _names(method: str | None) -> list[str]:
+    from croupier.analysis.methods import get_analysis_method
+
+    if not method:
+        raise RangeError("give a METHOD (croupier analyze --list shows them)")
+    return [get_analysis_method(m).name for m in method.split(",") if m.strip()]
+
+
+def _list_methods(as_json: bool) -> None:
+    from croupier.analysis.methods import analysis_methods
+
+    methods = analysis_methods()
+    if as_json:
+        typer.echo(
+            json.dumps(
+                [
+                    {
+                        "name": m.name,
+                        "kind": m.kind,
+                        "group": m.group,
+                        "claimed_fair": m.fair,
+                        "description": m.description,
+                    }
+                    for m in methods.values()
+                ],
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    width = max(len(n) for n in methods)
+    for group, title in (
+        ("fair", "fair shuffles"),
+        ("model", "models of human shuffles"),
+        ("flawed", "flawed methods (for study)"),
+        ("deal", "deal methods"),
+    ):
+        typer.echo(f"{title}:")
+        for m in methods.values():
+            if m.group == group:
+                typer.echo(f"  {m.name:<{width}}  {m.description}")
+
+
+def _deal_matrix(report: ExactAnalysis, hands: int) -> list[list[Fraction]]:
+    matrix = [[Fraction(0)] * hands for _ in range(report.cards)]
+    for owners, p in report.distribution.items():
+        for card, pile in enumerate(owners):
+            matrix[card][pile] += p
+    return matrix
+
+
+def _exact(
+    names: Sequence[str],
+    cards: int,
+    hands: tuple[int, ...] | None,
+    engine: str,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    from croupier.analysis.run import exact_report
+
+    reports = [exact_report(n, cards, hands, engine=engine) for n in names]
+    if plot:
+        if len(reports) != 1:
+            raise RangeError("--plot draws one heatmap; give a single METHOD")
+        from croupier.analysis.plots import plot_heatmap
+
+        r = reports[0]
+        if r.kind == "arrangement":
+            matrix = r.position_matrix()
+        else:
+            from croupier.analysis.methods import get_analysis_method
+            from croupier.analysis.run import method_hands
+
+            sizes = method_hands(get_analysis_method(r.name), cards, hands)
+            matrix = _deal_matrix(r, len(sizes))
+        plot_heatmap(
+            [[float(p) for p in row] for row in matrix],
+            plot,
+            title=f"{r.name}, {cards} cards: exact (TV {float(r.tv):.4f})",
+        )
+    if as_json:
+        data: Any = [r.to_json() for r in reports]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        return
+    for i, r in enumerate(reports):
+        if i:
+            typer.echo("")
+        typer.echo(r.summary())
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
+def _repeat(
+    names: Sequence[str], cards: int, repetitions: int, plot: str | None, as_json: bool
+) -> None:
+    from croupier.analysis.run import repeat_report
+
+    reports = [repeat_report(n, cards, repetitions) for n in names]
+    if plot:
+        from croupier.analysis.plots import plot_curves
+
+        plot_curves(
+            {r.name: [(m, float(tv)) for m, tv in enumerate(r.curve, start=1)] for r in reports},
+            plot,
+            xlabel="repetitions",
+            title=f"repeated shuffling of {cards} cards (exact)",
+        )
+    if as_json:
+        data: Any = [r.to_json() for r in reports]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        return
+    for i, r in enumerate(reports):
+        if i:
+            typer.echo("")
+        _print_repeat(r)
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
+def _print_repeat(r: RepeatReport) -> None:
+    from croupier.analysis.mixing import format_probability
+
+    kind = "exact" if r.exact else "floating point"
+    typer.echo(f"{r.name} repeated on {r.cards} cards ({kind}):")
+    typer.echo("  repetitions  TV to uniform")
+    for m, tv in enumerate(r.curve, start=1):
+        shown = format_probability(tv) if isinstance(tv, Fraction) else f"{tv:.6f}"
+        typer.echo(f"  {m:>11}  {shown}")
+    space = math.factorial(r.cards)
+    typer.echo(f"  reachable at all: {r.limit.group} of {space} arrangements")
+    if r.limit.period > 1:
+        typer.echo(
+            f"  periodic: the deck alternates among {r.limit.period} classes"
+            f" of {r.limit.spread} arrangements"
+        )
+    typer.echo(f"  limit of TV: {r.limit.tv} ≈ {format_probability(r.limit.tv)}")
+    if r.stops_at is None:
+        typer.echo(f"  still falling after {len(r.curve)} repetitions")
+    else:
+        typer.echo(f"  stops falling (within 1e-6 of its limit) at {r.stops_at} repetitions")
+
+
+def _monte_carlo(
+    names: Sequence[str],
+    cards: int,
+    trials: int,
+    seed: str | None,
+    hands: tuple[int, ...] | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    from croupier.analysis.run import monte_carlo
+    from croupier.randomness import make_source
+
+    reports = []
+    for name in names:
+        source = make_source(seed=seed, purpose=f"analyze/{name}")
+        reports.append(monte_carlo(name, cards, trials, source, hands))
+    if plot:
+        if len(reports) != 1:
+            raise RangeError("--plot draws one heatmap; give a single METHOD")
+        from croupier.analysis.plots import plot_heatmap
+
+        r = reports[0]
+        plot_heatmap(
+            r.counts,
+            plot,
+            title=f"{r.name}, {cards} cards: {trials} trials",
+            label="frequency x n",
+        )
+    if as_json:
+        data: Any = [r.to_json() for r in reports]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        return
+    for i, r in enumerate(reports):
+        if i:
+            typer.echo("")
+        _print_monte_carlo(r)
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
+def _print_monte_carlo(r: MonteCarloReport) -> None:
+    what = "card x position" if r.kind == "arrangement" else "card x hand"
+    typer.echo(f"{r.name} on {r.cards} cards: {r.trials} trials from {r.source}")
+    typer.echo(
+        f"  random bits per trial: {r.bits_per_trial:.2f}"
+        f" (bound log2(outcomes) = {r.bound_bits:.2f})"
+    )
+    for t in (r.chi_square, r.g_test):
+        typer.echo(f"  {what} {t.name}: {t.statistic:.1f} on {t.df} df, {t.verdict()}")
+    for g in r.games:
+        for t in (g.chi_square, g.g_test):
+            typer.echo(f"  {g.game} {t.name}: {t.statistic:.1f} on {t.df} df, {t.verdict()}")
+
+
+def _bits(
+    names: Sequence[str], cards: int, trials: int, seed: str | None, plot: str | None, as_json: bool
+) -> None:
+    from croupier.analysis.run import bits_profile
+
+    if cards < 2:
+        raise RangeError(f"--cards {cards} is too small for the bits chart; use 2 or more")
+    steps = min(10, cards - 1)
+    sizes = sorted({round(2 + i * (cards - 2) / max(steps - 1, 1)) for i in range(steps)})
+    series, bound = bits_profile(names, sizes, trials, seed or "croupier-bits")
+    if plot:
+        from croupier.analysis.plots import plot_bits
+
+        plot_bits(series, bound, plot, title=f"random bits per shuffle ({trials} shuffles each)")
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "sizes": sizes,
+                    "bound": [b for _, b in bound],
+                    "methods": {k: [b for _, b in v] for k, v in series.items()},
+                },
+                indent=2,
+            )
+        )
+        return
+    header = "  cards  " + "  ".join(f"{n:>14}" for n in ["log2(n!)", *series])
+    typer.echo(f"average random bits per shuffle ({trials} shuffles per size):")
+    typer.echo(header)
+    for i, n in enumerate(sizes):
+        row = [bound[i][1], *(series[k][i][1] for k in series)]
+        typer.echo(f"  {n:>5}  " + "  ".join(f"{v:>14.2f}" for v in row))
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``analyze`` and ``mixing`` to the program."""
+
+    @app.command("analyze", help=ANALYZE_HELP)
+    def analyze(
+        method: Annotated[str | None, typer.Argument(help="Method name(s); see --list.")] = None,
+        cards: Annotated[int, typer.Option("--cards", "-n", help="Deck size.")] = 4,
+        exact: Annotated[bool, typer.Option("--exact", help="Exact distribution.")] = False,
+        repeat: Annotated[
+            int | None, typer.Option("--repeat", help="Repetitions for the Markov chain.")
+        ] = None,
+        trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo trials.")] = None,
+        seed: Annotated[
+            str | None, typer.Option("--seed", help="Seed for reproducible trials.")
+        ] = None,
+        hands: Annotated[
+            str | None, typer.Option("--hands", help="Deal methods: '4' hands or sizes '3,3,2'.")
+        ] = None,
+        bits: Annotated[bool, typer.Option("--bits", help="Bits used against the bound.")] = False,
+        engine: Annotated[
+            str, typer.Option("--engine", help="Exact engine: auto, walk or fast.")
+        ] = "auto",
+        plot: Annotated[
+            str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+        list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
+    ) -> None:
+        if list_:
+            _list_methods(as_json)
+            return
+        names = _names(method)
+        if not names:
+            raise RangeError(f"no method in {method!r}; croupier analyze --list shows them")
+        if cards < 1:
+            raise RangeError(f"--cards {cards} is invalid; use 1 or more")
+        chosen = [
+            flag
+            for flag, on in (("--exact", exact), ("--repeat", repeat is not None), ("--bits", bits))
+            if on
+        ]
+        if len(chosen) > 1:
+            raise RangeError(f"choose one of {', '.join(chosen)}")
+        if exact and trials is not None:
+            raise RangeError("--exact and --trials exclude each other; pick one mode")
+        layout = parse_hands(hands, cards)
+        if bits:
+            _bits(names, cards, trials or 200, seed, plot, as_json)
+        elif repeat is not None:
+            _repeat(names, cards, repeat, plot, as_json)
+        elif exact or (trials is None and cards <= 9):
+            _exact(names, cards, layout, engine, plot, as_json)
+        else:
+            _monte_carlo(names, cards, trials or 10_000, seed, layout, plot, as_json)
+
+    mixing_app = typer.Typer(
+        help=MIXING_HELP,
+        no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    @mixing_app.command("riffle", help=MIXING_HELP)
+    def riffle(
+        cards: Annotated[int, typer.Option("--cards", "-n", help="Deck size.")] = 52,
+        max_k: Annotated[int, typer.Option("--max", help="Largest number of riffles.")] = 12,
+        packets: Annotated[
+            int, typer.Option("--packets", help="Packets per riffle (2 = ordinary riffle).")
+        ] = 2,
+        plot: Annotated[
+            str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    ) -> None:
+        from croupier.analysis.mixing import (
+            format_probability,
+            riffle_mixing_curve,
+            riffles_needed,
+        )
+
+        points = riffle_mixing_curve(cards, max_k, packets)
+        if plot:
+            from croupier.analysis.plots import plot_curves
+
+            plot_curves(
+                {
+                    "total variation": [(p.shuffles, float(p.tv)) for p in points],
+                    "separation": [(p.shuffles, float(p.separation)) for p in points],
+                },
+                plot,
+                xlabel="riffles",
+                ylabel="distance to uniform",
+                title=f"GSR riffles of {cards} cards (exact)",
+                reference=0.5,
+            )
+        if as_json:
+            typer.echo(
+                json.dumps(
+                    [
+                        {
+                            "shuffles": p.shuffles,
+                            "tv": float(p.tv),
+                            "separation": float(p.separation),
+                            "tv_fraction": str(p.tv),
+                            "separation_fraction": str(p.separation),
+                        }
+                        for p in points
+                    ],
+                    indent=2,
+                )
+            )
+            return
+        typer.echo(f"GSR riffles of {cards} cards ({packets} packets each), exact:")
+        typer.echo(f"  {'riffles':>7}  {'total variation':<18}  separation")
+        for p in points:
+            typer.echo(
+                f"  {p.shuffles:>7}  {format_probability(p.tv):<18}  "
+                f"{format_probability(p.separation)}"
+            )
+        typer.echo(f"riffles needed for TV < 1/2: {riffles_needed(cards, base=packets)}")
+        if plot:
+            typer.echo(f"wrote {plot}")
+
+    app.add_typer(mixing_app, name="mixing", help="Exact mixing of riffle shuffles.")

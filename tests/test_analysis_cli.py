@@ -1,0 +1,93 @@
+"""``croupier analyze`` and ``croupier mixing`` end to end."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from tests.conftest import CliRunner
+
+
+def test_list_names_every_method_with_a_line_each(cli: CliRunner) -> None:
+    r = cli(["analyze", "--list"])
+    assert r.code == 0
+    for name in ("fisher-yates", "swap-any", "poker-1999", "randomize-list", "deal:open-players"):
+        line = next(x for x in r.out.splitlines() if x.strip().startswith(name + " "))
+        assert len(line.split(None, 1)[1]) > 10
+    listed = json.loads(cli(["analyze", "--list", "--json"]).out)
+    assert {"name", "kind", "description"} <= set(listed[0])
+
+
+def test_exact_json_for_swap_with_any(cli: CliRunner) -> None:
+    r = cli(["analyze", "swap-any", "--cards", "3", "--json"])
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert data["reachable"] == 6
+    assert data["tv"] == "1/18" and abs(data["tv_float"] - 1 / 18) < 1e-15
+    probs = [Fraction(o["probability"]) for o in data["outcomes"]]
+    assert sum(probs) == 1 and max(probs) == Fraction(5, 27)
+
+
+def test_exact_text_for_a_fair_and_a_biased_deal(cli: CliRunner) -> None:
+    fair = cli(["analyze", "deal:optimal", "--cards", "6", "--hands", "2,2,2"])
+    assert fair.code == 0 and "exactly uniform" in fair.out
+    biased = cli(["analyze", "deal:open-players", "--cards", "6", "--hands", "3"])
+    assert biased.code == 0 and "verdict: biased" in biased.out
+
+
+def test_mixing_riffle_json(cli: CliRunner) -> None:
+    r = cli(["mixing", "riffle", "--cards", "52", "--max", "10", "--json"])
+    assert r.code == 0, r.err
+    points = json.loads(r.out)
+    assert [p["shuffles"] for p in points] == list(range(1, 11))
+    assert round(points[6]["tv"], 3) == 0.334
+    assert Fraction(points[6]["tv_fraction"]) < Fraction(1, 2) < Fraction(points[5]["tv_fraction"])
+    text = cli(["mixing", "riffle", "--cards", "52", "--max", "8"]).out
+    assert "riffles needed for TV < 1/2: 7" in text
+
+
+def test_repeat_json_finds_the_parity_plateau(cli: CliRunner) -> None:
+    r = cli(["analyze", "sattolo-mistake", "--cards", "4", "--repeat", "6", "--json"])
+    data = json.loads(r.out)
+    assert data["period"] == 2 and data["limit_tv"] == "1/2"
+    assert data["stops_falling_at"] is not None and len(data["curve"]) == 6
+
+
+def test_monte_carlo_is_reproducible_with_a_seed(cli: CliRunner) -> None:
+    args = ["analyze", "fisher-yates", "--cards", "12", "--trials", "300", "--seed", "t", "--json"]
+    first, second = cli(args), cli(args)
+    assert first.code == 0 and first.out == second.out
+    data = json.loads(first.out)
+    assert data["tests"][0]["df"] == 121 and len(data["counts"]) == 12
+
+
+def test_plots_are_written(cli: CliRunner, tmp_path: Path) -> None:
+    heat = tmp_path / "heat.png"
+    assert cli(["analyze", "riffle", "--cards", "5", "--plot", str(heat)]).code == 0
+    assert heat.read_bytes()[:4] == b"\x89PNG"
+    curve = tmp_path / "tv.svg"
+    r = cli(["analyze", "riffle,overhand", "--cards", "4", "--repeat", "5", "--plot", str(curve)])
+    assert r.code == 0 and "<svg" in curve.read_text()
+    bits = tmp_path / "bits.svg"
+    r = cli(["analyze", "lehmer", "--bits", "--cards", "6", "--trials", "5", "--plot", str(bits)])
+    assert r.code == 0 and bits.exists()
+    mix = tmp_path / "mix.svg"
+    assert cli(["mixing", "riffle", "--cards", "20", "--plot", str(mix)]).code == 0
+    assert mix.exists()
+
+
+def test_bad_input_is_one_line_and_exit_2(cli: CliRunner, tmp_path: Path) -> None:
+    cases = [
+        ["analyze", "bogo", "--cards", "3"],
+        ["analyze", "swap-any", "--exact", "--trials", "5"],
+        ["analyze", "swap-any", "--cards", "12", "--exact"],
+        ["analyze", "deal:optimal", "--cards", "6", "--hands", "4"],
+        ["analyze", "riffle", "--cards", "3", "--plot", str(tmp_path / "x.gif")],
+        ["mixing", "riffle", "--cards", "0"],
+        ["analyze"],
+    ]
+    for args in cases:
+        r = cli(args)
+        assert r.code == 2, (args, r.out, r.err)
+        assert r.err.startswith("error: ") and r.err.count("\n") == 1, (args, r.err)

@@ -1,0 +1,317 @@
+"""`croupier deal`, `rank`, `unrank`, `entropy`, the deal formats and the golden vectors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from croupier.cards import Card, Rank, Suit
+from croupier.dealing import deal_from_number, deal_many, make_layout
+from croupier.errors import DealNotationError, LayoutError
+from croupier.formats.deal_csv import format_deals_csv
+from croupier.formats.deal_json import deal_to_dict
+from croupier.formats.deal_text import format_deal_piles, format_deal_text, parse_deal_piles
+from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
+from croupier.randomness import UniformSampler, make_source
+from croupier.ranking.partitions import subsets_unrank
+from tests.conftest import VECTORS, CliRunner
+
+BRIDGE_M = 53_644_737_765_488_792_839_237_440_000
+DECK52 = make_layout("bridge").deck
+
+
+# -- PBN ----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(range(52))), st.sampled_from("NESW"))
+def test_pbn_round_trip(order: list[int], first: str) -> None:
+    hands = [[DECK52[i] for i in order[13 * h : 13 * h + 13]] for h in range(4)]
+    text = format_pbn_deal(hands, first=first)
+    assert text.startswith(first + ":")
+    back = parse_pbn_deal(text)
+    assert [set(h) for h in back] == [set(h) for h in hands]
+
+
+def test_pbn_format_is_suits_s_h_d_c_high_to_low() -> None:
+    n = [Card(Rank.TWO, Suit.CLUBS), Card(Rank.ACE, Suit.SPADES), Card(Rank.TEN, Suit.HEARTS)]
+    assert format_pbn_deal([n, [], [], []]) == "N:A.T..2 ... ... ..."
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432.", "has 3 hands"),
+        ("N:AKQJT98765432... AKQJT98765432... ..AKQJT98765432. ...AKQJT98765432", "appears in"),
+        ("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543", "12 cards"),
+        ("X:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432", "first seat"),
+        ("N:AKQJT98765431... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432", "bad rank"),
+        ("N:AKQ.JT9.876 - - -", "4 suits"),
+        ("N:AKQJT98765432... - - ...AKQJT98765432", "unknown"),
+    ],
+)
+def test_pbn_errors(text: str, message: str) -> None:
+    with pytest.raises(DealNotationError, match=message):
+        parse_pbn_deal(text)
+
+
+def test_pbn_single_unknown_hand_is_completed() -> None:
+    n, e, _s, w = parse_pbn_deal("E:- ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432...")
+    assert {c.suit for c in e} == {Suit.HEARTS}
+    assert {c.suit for c in w} == {Suit.CLUBS} and {c.suit for c in n} == {Suit.SPADES}
+
+
+# -- text, JSON, CSV ----------------------------------------------------------------------
+
+
+def test_bridge_text_is_a_compass_diagram() -> None:
+    text = format_deal_text(deal_from_number(make_layout("bridge"), 0), bits=True)
+    lines = text.splitlines()
+    assert lines[0].startswith("bridge deal 0 (scheme croupier")
+    assert lines[1].strip() == "North" and lines[6].startswith("West") and "East" in lines[6]
+    assert lines[11].strip() == "South"
+    assert "♠ A K Q J 10 9 8 7 6 5 4 3 2" in lines[2]
+
+
+def test_other_games_print_a_line_per_pile_in_game_order() -> None:
+    lay = make_layout("pinochle")
+    text = format_deal_text(deal_from_number(lay, 0), header=False)
+    first = text.splitlines()[0]
+    # pinochle order: A 10 K Q J 9, two copies each
+    assert first.startswith("N  ♠ A A 10 10 K K Q Q J J 9 9")
+
+
+def test_json_deal_object_has_every_field() -> None:
+    lay = make_layout("holdem", players=3)
+    d = next(deal_many(lay, 1, source=make_source(seed="json", purpose="deal")))
+    obj = deal_to_dict(d)
+    for key in ["game", "hands", "remainder", "number", "scheme", "method", "bits_used"]:
+        assert key in obj
+    assert obj["algorithm"] == "croupier-deal/1" and obj["source"] == "seeded"
+    assert [h["seat"] for h in obj["hands"]] == ["P1", "P2", "P3"]
+    assert obj["piles"][0]["name"] == "board" and len(obj["piles"][0]["cards"]) == 5
+    assert len(obj["remainder"]) == 52 - 6 - 5
+    assert "pbn" not in obj
+    cards = [c for h in obj["hands"] for c in h["cards"]] + obj["piles"][0]["cards"]
+    assert len(set(cards + obj["remainder"])) == 52
+
+
+def test_csv_has_a_column_per_pile() -> None:
+    lay = make_layout("gin")
+    text = format_deals_csv([deal_from_number(lay, 7), deal_from_number(lay, 8)])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:7] == ["deal", "number", "scheme", "P1", "P2", "upcard", "stock"]
+    assert [r[1] for r in rows[1:]] == ["7", "8"]
+    assert len(rows[1][3].split()) == 10 and len(rows[1][5].split()) == 1
+
+
+def test_slash_notation_round_trip() -> None:
+    lay = make_layout("cribbage", players=3)
+    d = deal_from_number(lay, 123456789)
+    assert parse_deal_piles(lay, format_deal_piles(d)).number == 123456789
+    assert parse_deal_piles(lay, format_deal_piles(d, remainder=False)).number == 123456789
+    with pytest.raises(DealNotationError, match="got 2"):
+        parse_deal_piles(lay, "AS KS QS JS / 2C")
+    with pytest.raises(DealNotationError, match="P1 has 4 cards"):
+        parse_deal_piles(lay, "AS KS QS JS / 2C 3C 4C 5C 6C / 7C 8C 9C TC JC / QC / KC")
+
+
+# -- layouts ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game,players,sizes",
+    [
+        ("bridge", None, (13, 13, 13, 13)),
+        ("go-fish", 2, (7, 7, 38)),
+        ("go-fish", 3, (7, 7, 7, 31)),
+        ("go-fish", 6, (5, 5, 5, 5, 5, 5, 22)),
+        ("war", None, (26, 26)),
+        ("ratscrew", 3, (18, 17, 17)),
+        ("draw", 4, (5, 5, 5, 5, 32)),
+        ("holdem", 2, (2, 2, 5, 43)),
+        ("omaha", 2, (4, 4, 5, 39)),
+        ("gin", None, (10, 10, 1, 31)),
+        ("cribbage", None, (6, 6, 1, 39)),
+        ("euchre", None, (5, 5, 5, 5, 4)),
+        ("skat", None, (10, 10, 10, 2)),
+        ("pinochle", None, (12, 12, 12, 12)),
+        ("hearts", 3, (17, 17, 17)),
+    ],
+)
+def test_presets_follow_the_real_rules(
+    game: str, players: int | None, sizes: tuple[int, ...]
+) -> None:
+    assert make_layout(game, players=players).sizes == sizes
+
+
+def test_impossible_layouts() -> None:
+    with pytest.raises(LayoutError, match="need 60 cards"):
+        make_layout(hands="20,20,20")
+    with pytest.raises(LayoutError, match="at least 1"):
+        make_layout("go-fish", players=0)
+    with pytest.raises(LayoutError, match="2-6 players, not 9"):
+        make_layout("go-fish", players=9)
+    with pytest.raises(LayoutError, match="unknown game"):
+        make_layout("canasta-royale")
+    with pytest.raises(LayoutError, match="7,7,7"):
+        make_layout(hands="7,x")
+
+
+# -- CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_default_is_a_bridge_deal(cli: CliRunner) -> None:
+    r = cli(["deal"])
+    assert r.code == 0, r.err
+    assert "North" in r.out and "South" in r.out and "bridge deal" in r.out
+
+
+def test_cli_json_single_and_many(cli: CliRunner) -> None:
+    r = cli(["deal", "--seed", "s", "--json"])
+    obj = json.loads(r.out)
+    assert obj["game"] == "bridge" and obj["pbn"].startswith("N:") and obj["scheme"] == "croupier"
+    assert 0 <= int(obj["number"]) < BRIDGE_M
+    r = cli(["deal", "euchre", "--seed", "s", "--count", "3", "--format", "json"])
+    doc = json.loads(r.out)
+    assert len(doc["deals"]) == 3
+    assert doc["total_bits"] == pytest.approx(sum(d["bits_used"] for d in doc["deals"]))
+    r = cli(["deal", "--seed", "s", "--count", "4", "--format", "jsonl"])
+    assert len([json.loads(line) for line in r.out.splitlines()]) == 4
+
+
+def test_cli_same_seed_same_output(cli: CliRunner) -> None:
+    a = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn"])
+    b = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn"])
+    c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn"])
+    assert a.out == b.out != c.out
+    assert len(a.out.splitlines()) == 2
+
+
+def test_cli_custom_hands_and_methods(cli: CliRunner) -> None:
+    for method in ["optimal", "block", "round-robin", "proportional", "interval", "fraction"]:
+        r = cli(["deal", "--hands", "7,7,7", "--method", method, "--json", "--seed", "m"])
+        obj = json.loads(r.out)
+        assert [len(h["cards"]) for h in obj["hands"]] == [7, 7, 7]
+        assert len(obj["remainder"]) == 31 and obj["method"] == method
+
+
+def test_cli_rank_unrank_round_trip(cli: CliRunner) -> None:
+    for scheme, number in [
+        ("croupier", "0"),
+        ("bigdeal", "1"),
+        ("pavlicek-1", "10"),
+        ("andrews", "77"),
+    ]:
+        r = cli(["unrank", "bridge", number, "--scheme", scheme])
+        assert r.code == 0, r.err
+        back = cli(["rank", "bridge", r.out.strip(), "--scheme", scheme, "--json"])
+        assert json.loads(back.out)["number"] == number
+    r = cli(["unrank", "skat", "98765", "--json"])
+    obj = json.loads(r.out)
+    assert obj["number"] == "98765" and len(obj["hands"]) == 4
+    piles = " / ".join(" ".join(h["cards"]) for h in obj["hands"])
+    assert cli(["rank", "skat", piles]).out.strip() == "98765"
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["deal", "--hands", "30,30"], "need 60 cards"),
+        (["deal", "--players", "0"], "at least 1"),
+        (["deal", "war", "--players", "3"], "war is played by 2"),
+        (["deal", "euchre", "--format", "pbn"], "PBN deals need"),
+        (["deal", "--method", "nope"], "unknown deal method"),
+        (["deal", "--count", "0"], "--count"),
+        (["deal", "--entropy", "dice:" + ",".join("4" * 30)], "need at least 7 more d6"),
+        (["unrank", "bridge", str(BRIDGE_M)], "out of range"),
+        (["unrank", "bridge", "3x"], "bad deal number"),
+        (["unrank", "euchre", "5", "--scheme", "bigdeal"], "bridge deals only"),
+        (["rank", "bridge", "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432."], "3 hands"),
+        (["rank", "war", "AS KS / AS"], "twice"),
+        (["unrank", "bridge", "5", "--scheme", "nope"], "unknown deal-number scheme"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(cli: CliRunner, args: list[str], message: str) -> None:
+    r = cli(args)
+    assert r.code == 2
+    assert r.err.startswith("error: ") and message in r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_cli_entropy_dice_are_enough(cli: CliRunner) -> None:
+    # 37 rolls reach 6**37 > M; this sequence happens to be accepted at once.
+    rolls = "dice:" + ",".join(str(1 + i % 6) for i in range(40))
+    r = cli(["deal", "--entropy", rolls, "--json"])
+    assert r.code == 0, r.err
+    obj = json.loads(r.out)
+    assert obj["source"] == "entropy" and obj["bits_used"] == pytest.approx(37 * 2.584962500721156)
+
+
+def test_cli_entropy_report(cli: CliRunner) -> None:
+    r = cli(["entropy", "bridge", "--deals", "20", "--json"])
+    obj = json.loads(r.out)
+    assert obj["deals"] == str(BRIDGE_M)
+    assert obj["log2_deals"] == pytest.approx(95.4374, abs=1e-4)
+    assert obj["log2_deck_orders"] == pytest.approx(225.5810, abs=1e-4)
+    assert set(obj["measured_bits"]) >= {"optimal", "block", "interval", "fraction"}
+    text = cli(["entropy", "go-fish", "--players", "4", "--deals", "5"]).out
+    assert "log2 M" in text and "d6 rolls" in text
+
+
+# -- golden vectors -------------------------------------------------------------------------
+
+
+def test_golden_seeded_deals() -> None:
+    doc = json.loads((VECTORS / "deal_golden.json").read_text(encoding="utf-8"))
+    assert doc["algorithm"] == "croupier-deal/1"
+    for case in doc["cases"]:
+        lay = make_layout(case["game"], players=case["players"])
+        src = make_source(seed=case["seed"], purpose=case["purpose"])
+        sampler = UniformSampler(src, margin_bits=32 if case["count"] > 1 else 0)
+        deals = list(deal_many(lay, case["count"], method=case["method"], sampler=sampler))
+        for got, want in zip(deals, case["deals"], strict=True):
+            assert got.algorithm == doc["algorithm"]
+            assert [" ".join(c.code for c in p) for p in got.piles] == want["piles"]
+            assert str(got.number) == want["number"]
+            assert got.bits_used == want["bits_used"]
+            # Independent cross-check of number <-> piles with the reference unranker.
+            owners = subsets_unrank(int(want["number"]), lay.sizes)
+            piles = [
+                [c.code for c, o in zip(lay.deck, owners, strict=True) if o == i]
+                for i in range(len(lay.sizes))
+            ]
+            assert [" ".join(p) for p in piles] == want["piles"]
+        if case["method"] == "optimal":
+            # The first optimal deal is the first uniform draw below M of the stream.
+            fresh = UniformSampler(
+                make_source(seed=case["seed"], purpose=case["purpose"]),
+                margin_bits=32 if case["count"] > 1 else 0,
+            )
+            assert str(fresh.below(lay.count)) == case["deals"][0]["number"]
+
+
+def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
+    doc = json.loads((VECTORS / "deal_golden.json").read_text(encoding="utf-8"))
+    case = doc["cases"][0]
+    r = cli(
+        [
+            "deal",
+            case["game"],
+            "--seed",
+            case["seed"],
+            "--count",
+            str(case["count"]),
+            "--method",
+            case["method"],
+            "--format",
+            "jsonl",
+        ]
+    )
+    numbers = [json.loads(line)["number"] for line in r.out.splitlines()]
+    assert numbers == [d["number"] for d in case["deals"]]
