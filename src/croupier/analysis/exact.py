@@ -22,9 +22,11 @@ parity or a card that cannot reach some positions.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Literal
 
 from croupier.analysis.mixing import format_probability
@@ -127,7 +129,12 @@ class ExactAnalysis:
         """How many outcomes have non-zero probability."""
         return len(self.distribution)
 
-    @property
+    @cached_property
+    def _values(self) -> dict[Fraction, int]:
+        """How many outcomes have each probability."""
+        return dict(Counter(self.distribution.values()))
+
+    @cached_property
     def tv(self) -> Fraction:
         """Exact total variation distance to the uniform distribution.
 
@@ -136,7 +143,7 @@ class ExactAnalysis:
         lies in :attr:`tv_bounds`.
         """
         u = Fraction(1, self.space)
-        present = sum((abs(p - u) for p in self.distribution.values()), Fraction(0))
+        present = sum((abs(p - u) * k for p, k in self._values.items()), Fraction(0))
         return (present + u * (self.space - self.reachable)) / 2
 
     @property
@@ -153,35 +160,41 @@ class ExactAnalysis:
     @property
     def even_so_far(self) -> bool:
         """Every outcome reached, all with the same probability (on the finished paths)."""
-        values = set(self.distribution.values())
-        return self.reachable == self.space and len(values) == 1
+        return self.reachable == self.space and len(self._values) == 1
 
     @property
     def max_probability(self) -> Fraction:
         """The probability of the most likely outcome."""
-        return max(self.distribution.values())
+        return max(self._values)
 
     @property
     def min_probability(self) -> Fraction:
         """The probability of the least likely outcome (0 if some cannot happen)."""
         if self.reachable < self.space:
             return Fraction(0)
-        return min(self.distribution.values())
+        return min(self._values)
 
     @property
     def min_reachable_probability(self) -> Fraction:
         """The probability of the least likely outcome that can happen."""
-        return min(self.distribution.values())
+        return min(self._values)
+
+    def _ranked(self, limit: int, *, likeliest: bool) -> list[tuple[Any, Fraction]]:
+        out: list[tuple[Any, Fraction]] = []
+        for value in sorted(self._values, reverse=likeliest):
+            tied = sorted((o for o, p in self.distribution.items() if p == value), key=repr)
+            out.extend((o, value) for o in tied[: limit - len(out)])
+            if len(out) >= limit:
+                break
+        return out
 
     def most_likely(self, limit: int = 5) -> list[tuple[Any, Fraction]]:
         """Up to ``limit`` most likely outcomes with their probabilities."""
-        ranked = sorted(self.distribution.items(), key=lambda kv: (-kv[1], repr(kv[0])))
-        return ranked[:limit]
+        return self._ranked(limit, likeliest=True)
 
     def least_likely(self, limit: int = 5) -> list[tuple[Any, Fraction]]:
         """Up to ``limit`` least likely reachable outcomes with their probabilities."""
-        ranked = sorted(self.distribution.items(), key=lambda kv: (kv[1], repr(kv[0])))
-        return ranked[:limit]
+        return self._ranked(limit, likeliest=False)
 
     @property
     def parity(self) -> str | None:
@@ -199,12 +212,19 @@ class ExactAnalysis:
         """For shuffles: ``matrix[card][position]``, the exact chance card ends at position."""
         if self.kind != "arrangement":
             raise RangeError(f"{self.name!r} deals hands; a card x position matrix needs a shuffle")
+        return self._matrix
+
+    @cached_property
+    def _matrix(self) -> list[list[Fraction]]:
         n = self.cards
-        matrix = [[Fraction(0)] * n for _ in range(n)]
+        denominator = math.lcm(*(p.denominator for p in self._values))
+        weights = {p: p.numerator * (denominator // p.denominator) for p in self._values}
+        counts = [[0] * n for _ in range(n)]
         for arrangement, p in self.distribution.items():
+            w = weights[p]
             for position, card in enumerate(arrangement):
-                matrix[card][position] += p
-        return matrix
+                counts[card][position] += w
+        return [[Fraction(c, denominator) for c in row] for row in counts]
 
     def obstructions(self) -> list[str]:
         """Plain-language reasons the method cannot be uniform (empty when it is)."""

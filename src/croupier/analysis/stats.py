@@ -161,7 +161,9 @@ def position_test(counts: Any) -> tuple[TestResult, TestResult]:
     n, columns = counts.shape
     expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
     if (expected <= 0).any():
-        raise RangeError("count matrix has an empty row or column; every card and column must occur")
+        raise RangeError(
+            "count matrix has an empty row or column; every card and column must occur"
+        )
     scale = (n - 1) / n
     df = (n - 1) * (columns - 1)
     chi = float(((counts - expected) ** 2 / expected).sum()) * scale
