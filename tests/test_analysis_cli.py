@@ -91,3 +91,13 @@ def test_bad_input_is_one_line_and_exit_2(cli: CliRunner, tmp_path: Path) -> Non
         r = cli(args)
         assert r.code == 2, (args, r.out, r.err)
         assert r.err.startswith("error: ") and r.err.count("\n") == 1, (args, r.err)
+
+
+def test_exact_deal_heatmap_and_engine_choice(cli: CliRunner, tmp_path: Path) -> None:
+    heat = tmp_path / "deal.svg"
+    r = cli(["analyze", "deal:open-players", "--cards", "8", "--plot", str(heat)])
+    assert r.code == 0 and heat.exists() and "2677/10080" in r.out
+    fast = cli(["analyze", "swap-any", "--cards", "8", "--engine", "fast", "--json"])
+    assert json.loads(fast.out)["engine"] == "swap-step DP"
+    walk = cli(["analyze", "swap-any", "--cards", "9", "--engine", "walk"])
+    assert walk.code == 2 and "random paths" in walk.err

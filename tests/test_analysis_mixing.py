@@ -7,6 +7,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.analysis.mixing import (
     eulerian_numbers,
@@ -141,3 +143,24 @@ def test_bad_inputs_raise_one_line_errors() -> None:
 def test_format_probability_keeps_digits_near_one() -> None:
     assert format_probability(Fraction(2, 3), 3) == "0.667"
     assert format_probability(1 - Fraction(3, 10**9)) == "1 - 3.00000e-9"
+
+
+def test_rising_sequences_agree_with_the_permutation_type() -> None:
+    from croupier.analysis.exact import permutation_parity
+    from croupier.perm import Permutation
+
+    for n in range(1, 7):
+        for p in itertools.permutations(range(n)):
+            perm = Permutation(list(p))
+            assert rising_sequences(p) == perm.rising_sequences()
+            assert permutation_parity(p) == perm.parity()
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), a=st.integers(1, 60))
+def test_worpitzky_identity_makes_the_formula_a_distribution(n: int, a: int) -> None:
+    # sum_r A(n, r) C(a + n - r, n) = a**n: the a-shuffle probabilities sum to 1.
+    total = sum(
+        count * riffle_probability(n, r, a) for r, count in enumerate(eulerian_numbers(n), 1)
+    )
+    assert total == 1

@@ -156,3 +156,17 @@ def test_scaled_card_by_hand_statistic_has_mean_equal_to_its_degrees_of_freedom(
         stats.append(chi.statistic)
     assert abs(sum(stats) / len(stats) - (n - 1) * (len(sizes) - 1)) < 1e-9
     assert chi.df == 8
+
+
+def test_game_level_tests_catch_seed_004_deal_that_card_by_hand_counts_miss() -> None:
+    # Fixed seeds.  deal:optimal is exactly uniform, so each of its tests flags it with
+    # probability 0.1% (alpha = 0.001); deal:open-players over-deals long suits so much
+    # (about 4x too many 6-4-3-0 hands) that 3000 deals reject it at p < 1e-20.
+    from croupier.analysis.run import monte_carlo
+
+    fair = monte_carlo("deal:optimal", 52, 3000, SeededSource("fair-deal"), (13, 13, 13, 13))
+    assert fair.chi_square.p_value > 0.001 and fair.games[0].chi_square.p_value > 0.001
+    bad = monte_carlo("deal:open-players", 52, 3000, SeededSource("bad-deal"), (13, 13, 13, 13))
+    assert bad.games[0].game == "bridge suit patterns"
+    assert bad.games[0].chi_square.p_value < 1e-20 and bad.games[0].g_test.p_value < 1e-20
+    assert bad.counts.sum() == 52 * 3000 and bad.counts.shape == (52, 4)

@@ -15,6 +15,7 @@ from croupier.errors import RankingError
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 from croupier.ranking import bigdeal as rb
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_rank, goedel_unrank
+from croupier.ranking.partitions import subset_rank, subset_unrank
 from tests.conftest import VECTORS
 
 DATA = json.loads((VECTORS / "bigdeal" / "vectors.json").read_text(encoding="utf-8"))
@@ -38,8 +39,8 @@ def test_subset_ranking_is_lexicographic_order_of_position_lists() -> None:
     # Independent check: enumerate every 13-subset of 15 positions in lexicographic order.
     for n in (13, 14, 15, 16):
         for index, picks in enumerate(combinations(range(n), 13)):
-            assert rb._rank_subset(picks, n) == index
-            assert rb._unrank_subset(index, n) == list(picks)
+            assert subset_rank(picks, n, "lex") == index
+            assert subset_unrank(index, n, 13, "lex") == list(picks)
 
 
 def test_card_order_is_big_deals() -> None:

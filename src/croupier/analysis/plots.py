@@ -69,8 +69,9 @@ def plot_heatmap(
     *,
     title: str = "",
     label: str = "probability x n",
+    xlabel: str = "position after shuffling (0 = top)",
 ) -> Path:
-    """Card x position heatmap of ``matrix`` (rows: cards, columns: positions).
+    """Card x position (or card x hand) heatmap of ``matrix``.
 
     Values are shown relative to a fair shuffle (1 everywhere: white), on a
     colour scale symmetric around 1 (red: more likely than fair, blue: less).
@@ -85,17 +86,17 @@ def plot_heatmap(
     np = require("numpy")
     plt = _pyplot()
     data = np.asarray(matrix, dtype=float)
-    n = data.shape[0]
-    if data.ndim != 2 or data.shape != (n, n) or n < 1:
-        raise RangeError(f"heatmap needs a square matrix, got shape {data.shape}")
-    rows = data.sum(axis=1, keepdims=True)
-    rel = data / np.where(rows > 0, rows, 1) * n
+    if data.ndim != 2 or min(data.shape) < 1 or data.sum() <= 0:
+        raise RangeError(f"heatmap needs a non-empty matrix of counts, got shape {data.shape}")
+    # what a fair method gives each cell: row share times column share
+    expected = np.outer(data.sum(axis=1), data.sum(axis=0)) / data.sum()
+    rel = data / np.where(expected > 0, expected, 1)
     spread = max(0.05, float(np.abs(rel - 1.0).max()))
     fig, ax = plt.subplots(figsize=(5.2, 4.4))
     image = ax.imshow(
         rel, cmap="RdBu_r", vmin=1.0 - spread, vmax=1.0 + spread, interpolation="nearest"
     )
-    ax.set_xlabel("position after shuffling (0 = top)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("card (starting position)")
     if title:
         ax.set_title(title, fontsize=10)

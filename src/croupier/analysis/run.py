@@ -196,6 +196,13 @@ class MonteCarloReport:
     source: str
     games: list[GameTest] = field(default_factory=list)
 
+    @property
+    def min_expected(self) -> float:
+        """The smallest expected cell count; below 5 the p-values are only rough."""
+        rows = self.counts.sum(axis=1)
+        cols = self.counts.sum(axis=0)
+        return float(rows.min() * cols.min() / self.counts.sum())
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary (the count matrix included)."""
         return {
@@ -206,6 +213,7 @@ class MonteCarloReport:
             "source": self.source,
             "bits_per_trial": self.bits_per_trial,
             "bound_bits": self.bound_bits,
+            "min_expected_count": self.min_expected,
             "tests": [_test_json(self.chi_square), _test_json(self.g_test)],
             "games": [
                 {

@@ -21,6 +21,7 @@ __all__ = ["parse_hands", "register"]
 ANALYZE_HELP = """\
 Measure how fair a shuffle or deal method is.
 
+\b
 Modes:
   exact (default up to 9 cards, or --exact): the exact probability of every
     outcome, total variation distance (TV) to uniform, reachable outcomes,
@@ -164,6 +165,7 @@ def _exact(
             [[float(p) for p in row] for row in matrix],
             plot,
             title=f"{r.name}, {cards} cards: exact (TV {float(r.tv):.4f})",
+            xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
         )
     if as_json:
         data: Any = [r.to_json() for r in reports]
@@ -211,7 +213,7 @@ def _print_repeat(r: RepeatReport) -> None:
     typer.echo(f"{r.name} repeated on {r.cards} cards ({kind}):")
     typer.echo("  repetitions  TV to uniform")
     for m, tv in enumerate(r.curve, start=1):
-        shown = format_probability(tv) if isinstance(tv, Fraction) else f"{tv:.6f}"
+        shown = format_probability(tv if isinstance(tv, Fraction) else Fraction(tv))
         typer.echo(f"  {m:>11}  {shown}")
     space = math.factorial(r.cards)
     typer.echo(f"  reachable at all: {r.limit.group} of {space} arrangements")
@@ -254,6 +256,7 @@ def _monte_carlo(
             plot,
             title=f"{r.name}, {cards} cards: {trials} trials",
             label="frequency x n",
+            xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
         )
     if as_json:
         data: Any = [r.to_json() for r in reports]
@@ -276,6 +279,11 @@ def _print_monte_carlo(r: MonteCarloReport) -> None:
     )
     for t in (r.chi_square, r.g_test):
         typer.echo(f"  {what} {t.name}: {t.statistic:.1f} on {t.df} df, {t.verdict()}")
+    if r.min_expected < 5:
+        typer.echo(
+            f"  note: expected counts as low as {r.min_expected:.2g} (below 5): the p-values"
+            " are rough; use more trials"
+        )
     for g in r.games:
         for t in (g.chi_square, g.g_test):
             typer.echo(f"  {g.game} {t.name}: {t.statistic:.1f} on {t.df} df, {t.verdict()}")

@@ -31,6 +31,7 @@ from math import comb
 
 from croupier.cards import Card, Rank, Suit
 from croupier.errors import RankingError
+from croupier.ranking.partitions import subsets_rank, subsets_unrank
 
 __all__ = [
     "BIGDEAL_CARD_ORDER",
@@ -46,8 +47,7 @@ _SEATS = "NESW"
 #: The number of bridge deals, ``C(52,13)·C(39,13)·C(26,13)``: Gödel numbers lie in ``[0, D)``.
 GOEDEL_MAX: int = comb(52, 13) * comb(39, 13) * comb(26, 13)
 
-_C39_C26 = comb(39, 13) * comb(26, 13)
-_C26 = comb(26, 13)
+_SIZES = (_HAND, _HAND, _HAND, _HAND)
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _RANK_ORDER = (
@@ -71,11 +71,6 @@ BIGDEAL_CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for s in _SUIT_ORDER for
 
 _INDEX_OF: dict[Card, int] = {card: i for i, card in enumerate(BIGDEAL_CARD_ORDER)}
 
-# _BINOM[n][k] = C(n, k) for 0 <= n <= 52, 0 <= k <= 13.
-_BINOM: tuple[tuple[int, ...], ...] = tuple(
-    tuple(comb(n, k) for k in range(_HAND + 1)) for n in range(53)
-)
-
 
 def bigdeal_card_index(card: Card) -> int:
     """The 0-based index of ``card`` in Big Deal's order (ace of spades = 0, two of clubs = 51).
@@ -90,35 +85,6 @@ def bigdeal_card_index(card: Card) -> int:
             "Gödel numbers cover standard bridge deals only"
         )
     return index
-
-
-def _unrank_subset(rank: int, n: int) -> list[int]:
-    """Ascending positions (0-based, among ``n``) of the 13-subset with lexicographic ``rank``."""
-    picks: list[int] = []
-    q = 0
-    for j in range(_HAND):
-        need = _HAND - 1 - j
-        while True:
-            count = _BINOM[n - 1 - q][need]
-            if rank < count:
-                break
-            rank -= count
-            q += 1
-        picks.append(q)
-        q += 1
-    return picks
-
-
-def _rank_subset(picks: Sequence[int], n: int) -> int:
-    """Lexicographic rank of the ascending 13-subset ``picks`` of ``range(n)``."""
-    rank = 0
-    start = 0
-    for j, p in enumerate(picks):
-        need = _HAND - j
-        # sum over skipped q in [start, p) of C(n-1-q, need-1) = C(n-start, need) - C(n-p, need)
-        rank += _BINOM[n - start][need] - _BINOM[n - p][need]
-        start = p + 1
-    return rank
 
 
 def goedel_unrank(number: int) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
@@ -141,16 +107,9 @@ def goedel_unrank(number: int) -> tuple[list[Card], list[Card], list[Card], list
         raise RankingError(
             f"Gödel number {number} out of range; expected 0 <= number < {GOEDEL_MAX}"
         )
-    r_north, rest = divmod(number, _C39_C26)
-    r_east, r_south = divmod(rest, _C26)
-    remaining = list(range(52))
-    hands: list[list[Card]] = []
-    for r in (r_north, r_east, r_south):
-        positions = _unrank_subset(r, len(remaining))
-        chosen = set(positions)
-        hands.append([BIGDEAL_CARD_ORDER[remaining[p]] for p in positions])
-        remaining = [c for i, c in enumerate(remaining) if i not in chosen]
-    hands.append([BIGDEAL_CARD_ORDER[c] for c in remaining])
+    hands: tuple[list[Card], ...] = ([], [], [], [])
+    for card, seat in zip(BIGDEAL_CARD_ORDER, subsets_unrank(number, _SIZES, "lex"), strict=True):
+        hands[seat].append(card)
     return hands[0], hands[1], hands[2], hands[3]
 
 
@@ -183,10 +142,4 @@ def goedel_rank(hands: Sequence[Sequence[Card]]) -> int:
                     f"{_SEATS[seat]}; each of the 52 cards must be dealt once"
                 )
             owner[index] = seat
-    remaining = list(range(52))
-    ranks: list[int] = []
-    for seat in range(3):
-        positions = [i for i, c in enumerate(remaining) if owner[c] == seat]
-        ranks.append(_rank_subset(positions, len(remaining)))
-        remaining = [c for c in remaining if owner[c] != seat]
-    return ranks[0] * _C39_C26 + ranks[1] * _C26 + ranks[2]
+    return subsets_rank([owner[i] for i in range(52)], _SIZES, "lex")
