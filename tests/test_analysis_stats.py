@@ -170,3 +170,15 @@ def test_game_level_tests_catch_seed_004_deal_that_card_by_hand_counts_miss() ->
     assert bad.games[0].game == "bridge suit patterns"
     assert bad.games[0].chi_square.p_value < 1e-20 and bad.games[0].g_test.p_value < 1e-20
     assert bad.counts.sum() == 52 * 3000 and bad.counts.shape == (52, 4)
+
+
+def test_missing_optional_dependency_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from croupier.analysis.stats import MissingExtraError, require
+
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # makes the import fail
+    with pytest.raises(MissingExtraError, match=r"croupier\[analysis\]"):
+        require("scipy.stats")
+    with pytest.raises(MissingExtraError, match="'scipy' is not installed"):
+        position_test(np.ones((3, 3)))

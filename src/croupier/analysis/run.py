@@ -47,6 +47,7 @@ from croupier.randomness.uniform import UniformSampler
 from croupier.randomness.walk import WalkTooLargeError
 
 __all__ = [
+    "MONTE_CARLO_ID",
     "GameTest",
     "MonteCarloReport",
     "RepeatReport",
@@ -57,6 +58,9 @@ __all__ = [
 ]
 
 MAX_EXACT_CARDS = 10
+
+MONTE_CARLO_ID = "croupier-analyze-mc/1"
+"""Algorithm id of :func:`monte_carlo` runs: same seed + same id => same counts."""
 
 
 def exact_report(
@@ -206,6 +210,7 @@ class MonteCarloReport:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary (the count matrix included)."""
         return {
+            "algorithm": MONTE_CARLO_ID,
             "method": self.name,
             "cards": self.cards,
             "trials": self.trials,
