@@ -32,6 +32,18 @@ def test_cards_default_style_is_short(cli: CliRunner) -> None:
     assert cli(["cards", "AsKh"]).out == "AS KH\n"
 
 
+def test_style_names_are_case_insensitive_like_cards(cli: CliRunner) -> None:
+    r = cli(["cards", "AS", "--style", "GLYPH"])
+    assert r.code == 0 and r.out == "🂡\n"
+
+
+@pytest.mark.parametrize("text", ["AS#" + "9" * 5000, "AS#²", "AS KH ♠"])
+def test_odd_card_text_is_one_error_line(cli: CliRunner, text: str) -> None:
+    r = cli(["cards", text])
+    assert r.code == 2 and r.out == ""
+    assert r.err.startswith("error: ") and len(r.err.splitlines()) == 1
+
+
 def test_cards_sort(cli: CliRunner) -> None:
     r = cli(["cards", "2c As Td Kh", "--sort", "bridge", "--descending", "-s", "symbol"])
     assert r.code == 0 and r.out == "A♠ K♥ 10♦ 2♣\n"
@@ -122,6 +134,18 @@ def test_deck_unknown_exits_2(cli: CliRunner) -> None:
     r = cli(["deck", "tarot"])
     assert r.code == 2
     assert r.err.startswith("error: unknown deck 'tarot'") and "pinochle" in r.err
+    for bad in (["deck", "shoe:²"], ["deck", "shoe:" + "9" * 5000], ["deck", "stripped:AX"]):
+        r = cli(bad)
+        assert r.code == 2 and r.err.startswith("error: ") and len(r.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", [["--sort", "bridge"], ["--descending"]])
+def test_deck_sort_without_a_name_is_an_error_not_ignored(
+    cli: CliRunner, option: list[str]
+) -> None:
+    r = cli(["deck", *option])
+    assert r.code == 2 and r.out == ""
+    assert r.err.startswith("error: --sort and --descending need a deck NAME")
 
 
 @pytest.mark.parametrize("command", ["cards", "deck"])

@@ -68,12 +68,27 @@ def test_deck_names_cover_the_required_presets() -> None:
     assert deck_names() == list(EXPECTED_PRESETS)
 
 
-@settings(max_examples=60, deadline=None)
-@given(name=st.sampled_from(deck_names()), style=st.sampled_from(CARD_STYLES))
+@pytest.mark.parametrize("style", CARD_STYLES)
+@pytest.mark.parametrize("name", [*deck_names(), "shoe:3", "stripped:A2T"])
 def test_every_deck_round_trips_in_every_style(name: str, style: str) -> None:
     deck = make_deck(name)
     assert parse_cards(format_cards(deck, style)) == deck  # type: ignore[arg-type]
     assert parse_cards(format_cards(deck, style, sep=",")) == deck  # type: ignore[arg-type]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.sampled_from([*deck_names(), "shoe:2"]),
+    style=st.sampled_from(CARD_STYLES),
+    sep=st.sampled_from([" ", ", ", ";", "\n", " | "]),
+    data=st.data(),
+)
+def test_any_hand_from_any_deck_round_trips(
+    name: str, style: str, sep: str, data: st.DataObject
+) -> None:
+    deck = make_deck(name)
+    hand = data.draw(st.permutations(deck)).copy()[: data.draw(st.integers(0, len(deck)))]
+    assert parse_cards(format_cards(hand, style, sep=sep)) == hand  # type: ignore[arg-type]
 
 
 def test_make_deck_extras_and_errors() -> None:
@@ -86,8 +101,9 @@ def test_make_deck_extras_and_errors() -> None:
         assert name in str(info.value)
     with pytest.raises(DeckError, match="shoe:K"):
         make_deck("shoe:x")
-    with pytest.raises(DeckError):
-        make_deck("shoe:0")
+    for bad in ["shoe:0", "shoe:²", "shoe:٣", "shoe:-1", "shoe:" + "9" * 5000, "shoe:10001"]:
+        with pytest.raises(DeckError, match=r"1\.\.10000|shoe:K"):
+            make_deck(bad)
 
 
 def test_stripped_deck_forms() -> None:

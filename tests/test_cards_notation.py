@@ -92,7 +92,7 @@ TH = Card(Rank.TEN, Suit.HEARTS)
 @pytest.mark.parametrize(
     "text",
     ["AS", "As", "as", "aS", "A♠", "a♠", "♠A", "A♤", "A♠\ufe0f", "Ace of Spades", "ACE OF SPADES",
-     "ace of spade", "1 of spades", "🂡", " AS ", "AS,"],
+     "ace of spade", "1 of spades", "A of Spades", "a of spades", "🂡", " AS ", "AS,"],
 )  # fmt: skip
 def test_ace_of_spades_notations(text: str) -> None:
     assert parse_card(text) == AS
@@ -100,8 +100,9 @@ def test_ace_of_spades_notations(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["10h", "10H", "Th", "th", "T♥", "10♥", "♥10", "10♡", "Ten of Hearts", "10 of hearts", "🂺"],
-)
+    ["10h", "10H", "Th", "th", "T♥", "10♥", "♥10", "10♡", "Ten of Hearts", "10 of hearts",
+     "T of Hearts", "🂺"],
+)  # fmt: skip
 def test_ten_of_hearts_notations(text: str) -> None:
     assert parse_card(text) == TH
 
@@ -243,10 +244,25 @@ def test_glued_bad_token_shows_the_word() -> None:
         parse_cards("KH Ace")
 
 
-@pytest.mark.parametrize("text", ["1S", "11H", "AX", "Knight of Cups", "🂬", "AS#0", "ZZ"])
+def test_letter_ranks_in_long_form() -> None:
+    assert [c.code for c in parse_cards("K of Hearts, q of clubs; J of Diamonds")] == [
+        "KH", "QC", "JD"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1S", "11H", "AX", "Knight of Cups", "🂬", "AS#0", "ZZ", "AS#1000000000", "AS#" + "9" * 5000,
+     "AS#٣", "C of Spades"],
+)  # fmt: skip
 def test_bad_cards_are_rejected(text: str) -> None:
     with pytest.raises(CardNotationError):
         parse_card(text)
+
+
+def test_copy_numbers_are_bounded() -> None:
+    assert parse_card("AS#999999999").copy == 999_999_998
+    with pytest.raises(CardNotationError, match=r"copies are numbered #1 to #999999999"):
+        parse_card("AS#1000000000")
 
 
 def test_parse_card_wants_exactly_one() -> None:

@@ -203,8 +203,18 @@ def test_find_lowest_is_the_seeds_find_lowest_card() -> None:
     cards = parse_cards("KS 3D AC 9H AC")
     assert find_lowest(cards) == 2  # first of the tied lowest
     assert find_lowest(cards, 3) == 4
-    with pytest.raises(CardOrderError, match="start=5"):
+    with pytest.raises(CardOrderError, match=r"start=5 out of range; expected 0\.\.4"):
         find_lowest(cards, 5)
+    with pytest.raises(CardOrderError, match="empty"):
+        find_lowest([])
+    # against a plain transcription of the seed's loop, on every start of a shuffled deck
+    deck = sort_cards(STANDARD, "poker")[::-1]
+    for start in range(len(deck)):
+        best = start
+        for i in range(start, len(deck)):
+            if ORDERS["seed"].is_greater(deck[best], deck[i]):
+                best = i
+        assert find_lowest(deck, start) == best
 
 
 # -- binary search -----------------------------------------------------------------------

@@ -142,12 +142,42 @@ def test_slash_notation_round_trip() -> None:
         ("skat", None, (10, 10, 10, 2)),
         ("pinochle", None, (12, 12, 12, 12)),
         ("hearts", 3, (17, 17, 17)),
+        ("hearts", 4, (13, 13, 13, 13)),
+        ("hearts", 5, (10, 10, 10, 10, 10)),
+        ("cribbage", 3, (5, 5, 5, 1, 1, 35)),
+        ("cribbage", 4, (5, 5, 5, 5, 1, 31)),
+        ("pinochle", 3, (15, 15, 15, 3)),
+        ("pinochle", 2, (12, 12, 24)),
+        ("ratscrew", 5, (11, 11, 10, 10, 10)),
+        ("holdem", 10, (2,) * 10 + (5, 27)),
     ],
 )
 def test_presets_follow_the_real_rules(
     game: str, players: int | None, sizes: tuple[int, ...]
 ) -> None:
     assert make_layout(game, players=players).sizes == sizes
+
+
+@pytest.mark.parametrize(
+    "game,players,ranks,copies,missing",
+    [
+        ("euchre", None, "9TJQKA", 1, ""),
+        ("skat", None, "789TJQKA", 1, ""),
+        ("pinochle", None, "9TJQKA", 2, ""),
+        ("hearts", 3, "23456789TJQKA", 1, "2D"),
+        ("hearts", 5, "23456789TJQKA", 1, "2D 2C"),
+        ("go-fish", 5, "23456789TJQKA", 1, ""),
+    ],
+)
+def test_preset_decks_follow_the_real_rules(
+    game: str, players: int | None, ranks: str, copies: int, missing: str
+) -> None:
+    deck = make_layout(game, players=players).deck
+    full = [(r, s) for r in ranks for s in "SHDC" for _ in range(copies)]
+    gone = {(c[0], c[1]) for c in missing.split()}
+    want = sorted(rs for rs in full if rs not in gone)
+    assert sorted((c.rank.letter, c.suit.letter) for c in deck if c.suit is not None) == want
+    assert len(deck) == len(want)
 
 
 def test_impossible_layouts() -> None:
@@ -315,3 +345,67 @@ def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
     )
     numbers = [json.loads(line)["number"] for line in r.out.splitlines()]
     assert numbers == [d["number"] for d in case["deals"]]
+
+
+# -- where the randomness came from, and dice -----------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "pbn", "csv", "json", "jsonl"])
+@pytest.mark.parametrize(
+    "source_args,note",
+    [
+        ([], "from the OS CSPRNG (not reproducible)"),
+        (
+            ["--seed", "a seed phrase long enough to cover"],
+            "from the seed: reproducible, and only as secret as the seed",
+        ),
+        (["--entropy", "hex:" + "5a" * 24], "from your entropy: only as secret as your rolls"),
+    ],
+)
+def test_cli_says_where_the_randomness_came_from_on_stderr(
+    cli: CliRunner, fmt: str, source_args: list[str], note: str
+) -> None:
+    r = cli(["deal", "--format", fmt, *source_args])
+    assert r.code == 0, r.err
+    assert r.err.splitlines()[-1] == f"dealt with optimal {note}"
+    assert note not in r.out  # stdout stays clean for machine formats
+    if fmt == "json":
+        assert json.loads(r.out)["source"] in {"os-csprng", "seeded", "entropy"}
+    elif fmt == "pbn":
+        parse_pbn_deal(r.out.strip())
+
+
+def test_cli_short_seed_is_loudly_labelled(cli: CliRunner) -> None:
+    r = cli(["deal", "--seed", "42", "--count", "2", "--format", "pbn"])
+    assert r.code == 0
+    warning, note = r.err.splitlines()
+    assert warning.startswith("warning: the seed has at most 16 bits") and "2^95.4" in warning
+    assert (
+        note
+        == "dealt 2 deals with optimal from the seed: reproducible, and only as secret as the seed"
+    )
+    assert len(r.out.splitlines()) == 2
+
+
+def test_cli_dice_shortfall_is_exact_when_37_rolls_are_rejected(cli: CliRunner) -> None:
+    # 37 sixes read as the largest value below 6**37; 6**37 // M == 1, so it is rejected and
+    # r = 6**37 - M values are left: the next draw needs a range M/r times larger.
+    r6 = 6**37 - BRIDGE_M
+    factor = -(-BRIDGE_M // r6)
+    more = next(k for k in range(1, 10) if 6**k >= factor)
+    assert more == 2
+    r = cli(["deal", "--entropy", "dice:" + ",".join("6" * 37)])
+    assert r.code == 2 and r.out == ""
+    assert f"need at least {more} more d6 roll(s)" in r.err and "about 37 d6 rolls" in r.err
+
+
+def test_cli_dice_shortfall_for_several_deals_is_checked_before_dealing(cli: CliRunner) -> None:
+    # 3 deals need 3 x 95.44 = 286.31 bits = 110.8 rolls, so 111 rolls; 50 given: 61 more.
+    r = cli(["deal", "--count", "3", "--entropy", "dice:" + ",".join("2" * 50)])
+    assert r.code == 2 and r.out == ""
+    assert "need at least 61 more d6 roll(s)" in r.err and "3 deals need at least 286.31" in r.err
+
+
+def test_cli_entropy_needs_at_least_one_deal(cli: CliRunner) -> None:
+    r = cli(["entropy", "--deals", "0"])
+    assert r.code == 2 and r.err.startswith("error: --deals must be at least 1")

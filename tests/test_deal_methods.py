@@ -233,3 +233,76 @@ def test_arithmetic_method_uses_about_log2_m_plus_2_bits() -> None:
     for _ in deal_many(lay, 100, method="arithmetic", sampler=UniformSampler(src)):
         pass
     assert math.log2(lay.count) <= src.bits_used / 100 < math.log2(lay.count) + 2.5
+
+
+class _Recording:
+    """A chooser that remembers the answers it passed on (the coin flips of a path)."""
+
+    def __init__(self, chooser: Chooser) -> None:
+        self.chooser = chooser
+        self.flips: list[int] = []
+
+    def below(self, n: int) -> int:
+        value = self.chooser.below(n)
+        self.flips.append(value)
+        return value
+
+
+@pytest.mark.parametrize("sizes", [(2, 2, 2), (1, 2, 3), (3, 1)])
+def test_arithmetic_method_is_exactly_uniform_on_every_path(sizes: tuple[int, ...]) -> None:
+    # Walk every coin path up to 14 flips.  A path that stops after flips a (d bits) covers
+    # x in [a/2^d, (a+1)/2^d); it must lie inside the interval [k/M, (k+1)/M) of the deal
+    # k it dealt (sequence numbering).  Those intervals are disjoint and the unfinished
+    # mass shrinks to 0 as paths grow, so each deal has probability exactly 1/M.
+    from croupier.dealing.methods import deal_arithmetic
+    from croupier.randomness import exact_distribution_truncated
+    from croupier.ranking.partitions import sequence_rank
+
+    def algorithm(chooser: Chooser) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        rec = _Recording(chooser)
+        owners, _ = deal_arithmetic(sizes, rec)
+        return tuple(owners), tuple(rec.flips)
+
+    m = multinomial(sizes)
+    depth = 14
+    done, unfinished = exact_distribution_truncated(algorithm, depth)
+    mass: dict[int, Fraction] = {}
+    for (owners, flips), p in done.items():
+        d = len(flips)
+        assert p == Fraction(1, 2**d)
+        a = int("".join(map(str, flips)) or "0", 2)
+        k = sequence_rank(owners, sizes)
+        assert a * m >= k * 2**d and (a + 1) * m <= (k + 1) * 2**d
+        mass[k] = mass.get(k, Fraction(0)) + p
+    assert set(mass) == set(range(m))
+    assert all(p <= Fraction(1, m) for p in mass.values())
+    # At most two unresolved dyadic intervals straddle each of the M - 1 inner boundaries.
+    assert unfinished <= Fraction(2 * (m - 1), 2**depth)
+
+
+def _answer4_sketch(n: int, d: int, e_bits: int, f: int) -> tuple[int, ...]:
+    """Seed 004's fourth answer as sketched: an ``e_bits`` binary fraction read as swaps."""
+    frac = Fraction(f, 2**e_bits)
+    items = list(range(n))
+    for i in range(d):
+        frac *= n - i
+        r = int(frac)
+        frac -= r
+        items[i], items[i + r] = items[i + r], items[i]
+    return tuple(items[:d])
+
+
+def test_answer4_sketch_with_a_rounded_fraction_is_biased() -> None:
+    # 4 cards into 1 + 1 + 2: d = 2 swaps with ranges 4 and 3, so 12 deals.  The sketch
+    # takes E = ceil(log2(d!)) = 1 bit (too few: 2 deals of 12); even E = ceil(log2 12) = 4
+    # bits gives 16 equally likely fractions for 12 deals, so some come twice as often.
+    from collections import Counter
+
+    assert len({_answer4_sketch(4, 2, 1, f) for f in range(2)}) == 2
+    counts = Counter(_answer4_sketch(4, 2, 4, f) for f in range(16))
+    assert len(counts) == 12 and sorted(set(counts.values())) == [1, 2]
+    # croupier's fraction method: one exact draw below 12, every deal 1/12.
+    from croupier.dealing.methods import deal_fraction
+
+    dist = exact_distribution(lambda ch: tuple(deal_fraction((1, 1, 2), ch)[0]))
+    assert len(dist) == 12 and set(dist.values()) == {Fraction(1, 12)}

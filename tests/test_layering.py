@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"tournament"},
     {"formats"},
     {"analysis"},
-    {"cli"},
+    {"cli", "__main__"},
 ]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -22,7 +23,7 @@ from croupier.randomness import (
     exact_distribution_bits,
     make_source,
 )
-from croupier.shuffling import fisher_yates, lehmer_shuffle
+from croupier.shuffling import SHUFFLE_METHODS, lehmer_shuffle
 
 # --- exactness of UniformSampler, by enumerating every bit string ---------------------------
 
@@ -58,27 +59,84 @@ def test_second_draw_is_exactly_uniform_and_independent_of_first() -> None:
     assert sum(probs.values()) + unfinished == 1
 
 
-@pytest.mark.parametrize("shuffle", [lehmer_shuffle, fisher_yates])
-def test_shuffles_driven_by_bits_are_exactly_uniform(shuffle: object) -> None:
+def _chain(n: int, max_bits: int) -> tuple[Fraction, Fraction, Fraction]:
+    """One fresh draw below ``n`` (margin 0) as the chain of states of docs/reproducibility.md §2.
+
+    Independent of the sampler's code and of the bit walk: follows the held range ``m``
+    with exact probabilities and returns (probability of finishing within ``max_bits``
+    bits, probability of needing more, expected bits over the finished runs).
+    """
+    m, used, reach = 1, 0, Fraction(1)
+    finished = expected = Fraction(0)
+    while reach:
+        if m < n:
+            k = 0
+            while m << k < n:
+                k += 1
+            if used + k > max_bits:
+                return finished, reach, expected
+            used, m = used + k, m << k
+        q = m // n
+        accept = reach * Fraction(q * n, m)
+        finished, expected, reach = finished + accept, expected + accept * used, reach - accept
+        m -= q * n
+    return finished, Fraction(0), expected
+
+
+@pytest.mark.parametrize("n", [*range(1, 14), 52, 100, 720])
+def test_unfinished_mass_and_expected_bits_match_the_state_chain(n: int) -> None:
+    # The bit walk enumerates every bit string; the chain computes the same quantities from
+    # the specification with exact fractions: they must agree exactly.
+    max_bits = (n - 1).bit_length() + 9
+    done, unfinished = exact_distribution_bits(
+        lambda s: UniformSampler(s).below(n),  # type: ignore[misc]
+        max_bits,
+    )
+    finished, chain_unfinished, chain_expected = _chain(n, max_bits)
+    assert unfinished == chain_unfinished
+    assert {p for p, _ in done.values()} == {finished / n}
+    assert sum(e for _, e in done.values()) == chain_expected
+
+
+def test_one_shot_draw_below_52_factorial_costs_at_most_log2_plus_two_bits_exactly() -> None:
+    # Expected bits of one fresh draw below 52!, exactly up to a tail below 2**-250.  Each
+    # round accepts with probability > 1/2 and reads at most 226 bits, so the tail after
+    # `left` adds at most left * 2 * 226 bits.
+    n = math.factorial(52)
+    finished, left, expected = _chain(n, 500)
+    assert left < Fraction(1, 2**250) and finished + left == 1
+    log2_n = math.lgamma(53) / math.log(2)
+    assert log2_n < expected and expected + left * 2 * 226 <= log2_n + 2
+    assert round(float(expected), 3) == 226.680  # +1.099 bits: the figure in docs/randomness.md
+
+
+UNIFORM_BIT_WALKS = [
+    *[(name, 4, 14) for name, m in SHUFFLE_METHODS.items() if m.uniform],
+    ("lehmer", 5, 16),
+    ("lehmer", 6, 16),
+    ("fisher-yates", 5, 16),
+    ("fisher-yates", 6, 16),
+]
+
+
+@pytest.mark.parametrize(("name", "n", "max_bits"), UNIFORM_BIT_WALKS)
+def test_uniform_shuffles_driven_by_bits_are_exactly_uniform(
+    name: str, n: int, max_bits: int
+) -> None:
+    # Every bit string up to max_bits, through the real UniformSampler: each of the n!
+    # orders finishes with exactly the same probability; the rest is the unfinished mass.
+    method = SHUFFLE_METHODS[name]
+
     def run(source: OsRandomSource) -> tuple[int, ...]:
-        return tuple(shuffle(range(4), UniformSampler(source)))  # type: ignore[operator]
+        return tuple(method(range(n), UniformSampler(source)))
 
-    done, unfinished = exact_distribution_bits(run, 12)  # type: ignore[arg-type]
-    probs = [p for p, _ in done.values()]
-    assert len(probs) == 24 and len(set(probs)) == 1
-    assert sum(probs) + unfinished == 1
-
-
-def test_one_draw_expected_bits_is_at_most_log2_plus_two() -> None:
-    # Exact expectation over the walked tree, plus a bound for the unwalked tail.
-    for n in (3, 5, 6, 7, 11, 13, 24):
-        done, unfinished = exact_distribution_bits(
-            lambda s, n=n: UniformSampler(s).below(n),  # type: ignore[misc]
-            (n - 1).bit_length() + 14,
-        )
-        partial = sum(e for _, e in done.values())
-        assert unfinished < Fraction(1, 1000)
-        assert float(partial) <= math.log2(n) + 2
+    done, unfinished = exact_distribution_bits(run, max_bits)  # type: ignore[arg-type]
+    probs = {order: p for order, (p, _) in done.items()}
+    assert set(probs) == set(itertools.permutations(range(n)))
+    assert len(set(probs.values())) == 1
+    assert sum(probs.values()) + unfinished == 1
+    if name == "lehmer":  # one draw below n!: the unfinished mass is the chain's, exactly
+        assert unfinished == _chain(math.factorial(n), max_bits)[1]
 
 
 def test_sampler_rejects_empty_ranges_and_between_is_inclusive() -> None:
@@ -188,21 +246,42 @@ def test_os_source_counts_bits_and_differs_between_calls() -> None:
     assert src.bits(0) == 0
 
 
-def test_os_source_drops_its_buffer_in_a_forked_child() -> None:
-    if not hasattr(os, "fork"):
-        pytest.skip("no fork on this platform")
-    src = OsRandomSource()
-    src.bits(3)  # fills the buffer
+def _in_child(draw: Callable[[], int]) -> int:
+    """Fork; run ``draw`` in the child and return its value (64 bits at most)."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
-        os.write(w, src.bits(60).to_bytes(8, "big"))
+        os.write(w, draw().to_bytes(8, "big"))
         os._exit(0)
     os.close(w)
-    child = int.from_bytes(os.read(r, 8), "big")
+    value = int.from_bytes(os.read(r, 8), "big")
     os.waitpid(pid, 0)
     os.close(r)
-    assert child != src.bits(60)
+    return value
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_os_source_drops_its_buffer_in_a_forked_child() -> None:
+    src = OsRandomSource()
+    src.bits(3)  # fills the buffer
+    child = _in_child(lambda: src.bits(60))
+    assert child != src.bits(60)  # equal with probability 2**-60 if the buffer were dropped
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_sampler_forgets_held_os_randomness_in_a_forked_child() -> None:
+    # After below(2) with a 64-bit margin the sampler holds 64 bits; with the margin then
+    # off, below(2**32) answers from them alone.  A child must not reuse them.
+    sampler = UniformSampler(OsRandomSource(), margin_bits=64)
+    sampler.below(2)
+    sampler.margin_bits = 0
+    child = _in_child(lambda: sampler.below(2**32))
+    assert child != sampler.below(2**32)  # false alarm 2**-32
+    # a reproducible source continues identically in parent and child (that is the point)
+    seeded = UniformSampler(SeededSource("fork"), margin_bits=64)
+    seeded.below(2)
+    seeded.margin_bits = 0
+    assert _in_child(lambda: seeded.below(2**32)) == seeded.below(2**32)
 
 
 def test_numpy_source_is_reproducible_and_counts() -> None:

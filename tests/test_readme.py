@@ -11,6 +11,8 @@ from __future__ import annotations
 import doctest
 import re
 import shlex
+import subprocess
+import sys
 
 import pytest
 
@@ -53,3 +55,19 @@ def test_readme_console_example(cli: CliRunner, args: list[str], expected: list[
     assert result.code == 0, result.err
     if expected:
         assert result.out.rstrip("\n").splitlines() == expected
+
+
+def test_readme_main_command_deals() -> None:
+    """The first set-up command ends in ``croupier deal``; run that part as written."""
+    text = README.read_text(encoding="utf-8")
+    block = text.split("<!-- main-command -->", 1)[1]
+    command = re.search(r"```sh\n(.+?)\n```", block, re.DOTALL)
+    assert command is not None
+    last = command.group(1).split("&&")[-1].strip()
+    words = shlex.split(last)
+    assert words[0].endswith("croupier") and words[1] == "deal", last
+    proc = subprocess.run(
+        [sys.executable, "-m", "croupier", *words[1:]], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "North" in proc.stdout and "South" in proc.stdout

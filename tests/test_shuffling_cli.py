@@ -5,13 +5,33 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
 
+from croupier.cli.app import run
 from croupier.randomness import SeededSource, UniformSampler
 from croupier.shuffling import lehmer_shuffle, unrank_permutation
 from tests.conftest import CliRunner
+
+
+def _run_bytes(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, stdin: bytes = b""
+) -> tuple[int, bytes]:
+    """Run croupier with byte-level stdin/stdout (the cli fixture decodes output as UTF-8)."""
+    out = io.BytesIO()
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(out, encoding="utf-8"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    code = run(args)
+    sys.stdout.flush()
+    return code, out.getvalue()
+
+
+def _expected_order(lines: list[bytes], seed: str) -> list[bytes]:
+    """The lehmer order for a seed, computed from the rank (independent of the file code)."""
+    rank = UniformSampler(SeededSource(seed, "shuffle")).below(math.factorial(len(lines)))
+    return [lines[i] for i in unrank_permutation(rank, len(lines))]
 
 
 def test_cards_from_os_csprng(cli: CliRunner) -> None:
@@ -108,7 +128,8 @@ def test_bad_input(cli: CliRunner) -> None:
     r = cli(["shuffle", "--cards", "3", "--seed", "x", "--entropy", "dice:1"])
     assert r.code == 2 and "not both" in r.err
     r = cli(["shuffle", "--file", "/nonexistent/file.txt"])
-    assert r.code == 2 and r.err.startswith("error:")
+    assert r.code == 2
+    assert r.err == "error: cannot read --file '/nonexistent/file.txt': no such file\n"
     r = cli(["shuffle", "--deck", "tarot-xyz"])
     assert r.code == 2
 
@@ -116,6 +137,118 @@ def test_bad_input(cli: CliRunner) -> None:
 def test_help_has_examples(cli: CliRunner) -> None:
     r = cli(["shuffle", "--help"])
     assert r.code == 0 and "Examples" in r.out and "--entropy" in r.out
+
+
+@pytest.mark.parametrize(
+    ("data", "lines", "ending"),
+    [
+        (b"a\r\nb\r\nc", [b"a\r\n", b"b\r\n", b"c\r\n"], False),  # CRLF, no final newline
+        (b"a\r\nb\r\nc\r\n", [b"a\r\n", b"b\r\n", b"c\r\n"], True),
+        (b"one\ntwo\nthree", [b"one\n", b"two\n", b"three\n"], False),
+        (b"  x \n\t\n\n\xc3\xbc\xe2\x99\xa0\n", [b"  x \n", b"\t\n", b"\n", "ü♠\n".encode()], True),
+        (b"ok\n\xff\xfe bytes\n\x80\n", [b"ok\n", b"\xff\xfe bytes\n", b"\x80\n"], True),
+        (b"\n", [b"\n"], True),
+        (b"", [], True),
+    ],
+)
+def test_file_lines_byte_for_byte(
+    data: bytes,
+    lines: list[bytes],
+    ending: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each line keeps its own ending; a file without a final newline gives output without
+    # one; bytes that are not UTF-8 pass through; an empty file gives nothing.
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    code, out = _run_bytes(["shuffle", "--file", str(path), "--seed", "lines"], monkeypatch)
+    assert code == 0
+    expected = b"".join(_expected_order(lines, "lines"))
+    if not ending:  # the output ends without a newline, as the input did
+        expected = expected[:-2] if expected.endswith(b"\r\n") else expected[:-1]
+    assert out == expected
+    assert len(out) == len(data)
+    assert path.read_bytes() == data  # the input is never modified
+
+
+def test_file_every_line_can_end_up_last_without_newline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"a\r\nb\r\nc")
+    outs = set()
+    for seed in range(12):
+        code, out = _run_bytes(["shuffle", "--file", str(path), "--seed", str(seed)], monkeypatch)
+        assert code == 0 and not out.endswith(b"\n")
+        assert sorted(out.split(b"\r\n")) == [b"a", b"b", b"c"]
+        outs.add(out)
+    assert {o[-1:] for o in outs} == {b"a", b"b", b"c"}
+
+
+def test_file_byte_order_mark_stays_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfone\ntwo\nthree\n")
+    code, out = _run_bytes(["shuffle", "--file", str(path), "--seed", "b"], monkeypatch)
+    assert code == 0
+    assert out == b"\xef\xbb\xbf" + b"".join(_expected_order([b"one\n", b"two\n", b"three\n"], "b"))
+
+
+def test_file_bits_line_starts_on_its_own_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"x\ny")
+    code, out = _run_bytes(["shuffle", "--file", str(path), "--bits"], monkeypatch)
+    assert code == 0
+    body, bits_line = out.rsplit(b"\n", 1)[0].rsplit(b"\n", 1)
+    assert sorted(body.split(b"\n")) == [b"x", b"y"]
+    assert bits_line.startswith(b"bits used: ")
+
+
+def test_file_json_text_and_non_utf8_error(cli: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"a\r\nb\nc")
+    r = cli(["shuffle", "--file", str(path), "--json"])
+    assert r.code == 0, r.err
+    assert sorted(json.loads(r.out)["items"]) == ["a", "b", "c"]  # endings are not text
+    path.write_bytes(b"fine\nbad \xff\n")
+    r = cli(["shuffle", "--file", str(path), "--json"])
+    assert r.code == 2 and r.out == ""
+    assert r.err == (
+        f"error: --file {str(path)!r} line 2 is not UTF-8 (byte 0xff at column 5); --json "
+        "needs text (without --json the bytes are shuffled as they are)\n"
+    )
+    path.write_bytes(b"")
+    doc = json.loads(cli(["shuffle", "--file", str(path), "--json"]).out)
+    assert doc["items"] == [] and doc["bits_used"] == 0 and doc["bits_bound"] == 0
+
+
+def test_file_read_errors_name_the_file_and_why(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r = cli(["shuffle", "--file", str(tmp_path)])
+    assert r.code == 2
+    assert r.err == f"error: cannot read --file {str(tmp_path)!r}: it is a folder, not a file\n"
+    r = cli(["shuffle", "--file", ""])
+    assert r.code == 2 and r.err == "error: cannot read --file '': no such file\n"
+
+    def refuse(path: str, mode: str = "r") -> object:
+        raise PermissionError(13, "Permission denied", path)
+
+    import croupier.cli.shuffle_cmd as shuffle_cmd
+
+    monkeypatch.setattr(shuffle_cmd, "open", refuse, raising=False)
+    r = cli(["shuffle", "--file", "secret.txt"])
+    assert r.code == 2 and r.err == "error: cannot read --file 'secret.txt': permission denied\n"
+
+
+def test_file_from_stdin_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = _run_bytes(
+        ["shuffle", "--file", "-", "--seed", "s"], monkeypatch, stdin=b"1\r\n\xff\r\n3"
+    )
+    assert code == 0
+    assert out == b"".join(_expected_order([b"1\r\n", b"\xff\r\n", b"3\r\n"], "s"))[:-2]
 
 
 def test_file_from_stdin(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,3 +80,9 @@ def test_docs_examples_run() -> None:
         str(ROOT / "docs" / "tournament.md"), module_relative=False
     )
     assert attempted > 0 and failures == 0
+
+
+@pytest.mark.parametrize("bad", ["\u0663", "1-\u0661\u0666", "\uff11\uff16"])
+def test_board_ranges_take_ascii_digits_only(bad: str) -> None:
+    with pytest.raises(BoardRangeError, match="bad board range"):
+        parse_board_range(bad)

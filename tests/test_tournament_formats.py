@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from endplay.parsers import lin as endplay_lin
@@ -28,7 +29,7 @@ from croupier.formats.pbn import format_pbn_file, parse_pbn_file
 from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
-from croupier.tournament.boards import Board
+from croupier.tournament.boards import Board, BoardRangeError
 from tests.conftest import VECTORS, CliRunner
 
 BOARDS = bigdeal_boards(seed_from_entropy(["formats"]), "croupier", range(1, 21))
@@ -40,26 +41,42 @@ def _endplay_deal_string(deal: object) -> str:
     return str(deal.to_pbn())  # type: ignore[attr-defined]
 
 
-def test_pbn_parses_in_endplay_to_the_same_deals() -> None:
-    text = format_pbn_file(BOARDS, generator="croupier test")
-    parsed = endplay_pbn.load(io.StringIO(text))
-    assert len(parsed) == len(BOARDS)
-    for ours, theirs in zip(BOARDS, parsed, strict=True):
+# Deals with many voids too: Gödel 0 and D - 1 give every hand a single suit.
+ENDPLAY_BOARDS = [
+    *BOARDS,
+    Board.standard(21, goedel_unrank(0)),
+    Board.standard(22, goedel_unrank(GOEDEL_MAX - 1)),
+]
+
+
+def _assert_endplay_agrees(parsed: list[Any], boards: list[Board]) -> None:
+    assert len(parsed) == len(boards)
+    for ours, theirs in zip(boards, parsed, strict=True):
         assert theirs.board_num == ours.number
         assert theirs.dealer == _SEAT[ours.dealer]
         assert theirs.vul == _VUL[ours.vulnerable]
         assert _endplay_deal_string(theirs.deal) == format_pbn_deal(ours.hands)
+
+
+def test_pbn_parses_in_endplay_to_the_same_deals() -> None:
+    text = format_pbn_file(ENDPLAY_BOARDS, generator="croupier test")
+    _assert_endplay_agrees(endplay_pbn.load(io.StringIO(text)), ENDPLAY_BOARDS)
 
 
 def test_lin_parses_in_endplay_to_the_same_deals() -> None:
-    text = format_lin_file(BOARDS)
-    parsed = endplay_lin.load(io.StringIO(text))
-    assert len(parsed) == len(BOARDS)
-    for ours, theirs in zip(BOARDS, parsed, strict=True):
-        assert theirs.board_num == ours.number
-        assert theirs.dealer == _SEAT[ours.dealer]
-        assert theirs.vul == _VUL[ours.vulnerable]
-        assert _endplay_deal_string(theirs.deal) == format_pbn_deal(ours.hands)
+    text = format_lin_file(ENDPLAY_BOARDS)
+    _assert_endplay_agrees(endplay_lin.load(io.StringIO(text)), ENDPLAY_BOARDS)
+
+
+def test_cli_files_parse_in_endplay(cli: CliRunner, tmp_path: Path) -> None:
+    # What the command line writes (not just the library functions) reads the same in endplay.
+    expected = bigdeal_boards(seed_from_entropy(["hello"]), "test", range(17, 33))
+    for fmt, parser in (("pbn", endplay_pbn), ("lin", endplay_lin)):
+        out = tmp_path / f"set.{fmt}"
+        args = ["bigdeal", "--owner", "test", "-e", "hello", "-n", "17-32", "-f", fmt]
+        assert cli([*args, "-o", str(out)]).code == 0
+        with out.open(encoding="utf-8") as handle:
+            _assert_endplay_agrees(parser.load(handle), expected)
 
 
 def test_lin_written_by_endplay_reads_back() -> None:
@@ -92,6 +109,22 @@ def test_pbn_import_reads_comments_sections_and_escapes() -> None:
 
 
 FULL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -"
+
+
+def test_pbn_games_without_blank_lines_are_not_merged() -> None:
+    text = format_pbn_file(BOARDS[:3]).replace("\n\n", "\n")
+    assert "\n\n" not in text
+    assert parse_pbn_file(text) == BOARDS[:3]
+
+
+def test_csv_rows_with_missing_cells() -> None:
+    row = format_board_csv(BOARDS[:1]).splitlines()[1].split(",")
+    short = "board,north,east,south,west\r\n" + ",".join(row[:1] + row[3:6]) + "\r\n"
+    assert parse_board_csv(short)[0].hands == BOARDS[0].hands  # West completed
+    with pytest.raises(FileFormatError, match="line 2: bad PBN hand"):
+        parse_board_csv("board,north,east,south,west\n1,AKQ\n")
+    with pytest.raises(FileFormatError, match="board '' is not a board number"):
+        parse_board_csv("board,north,east,south,west\n,,,,\n")
 
 
 @pytest.mark.parametrize(
@@ -162,8 +195,10 @@ def test_dup_round_trip_and_trailer() -> None:
 
 
 def test_dup_errors() -> None:
-    with pytest.raises(FileFormatError, match="consecutive"):
+    with pytest.raises(BoardRangeError, match="consecutive"):
         format_dup_file([BOARDS[0], BOARDS[2]])
+    with pytest.raises(BoardRangeError, match="at least one board"):
+        format_dup_file([])
     with pytest.raises(FileFormatError, match="whole number"):
         parse_dup_file(b"123")
     bad = bytearray(format_dup_file(BOARDS[:1]))
@@ -247,6 +282,47 @@ def test_every_format_round_trips(numbers: list[int]) -> None:
     boards = [Board.standard(i + 1, goedel_unrank(g)) for i, g in enumerate(numbers)]
     for fmt in ("pbn", "lin", "dup", "dlm", "csv", "lines"):
         assert read_boards(render_boards(boards, fmt), fmt) == boards, fmt
+
+
+def test_lin_reads_sv_zero_and_rejects_unknown_codes() -> None:
+    line = format_lin_file(BOARDS[:1]).replace("|sv|o|", "|sv|0|")
+    assert parse_lin_file(line)[0].vulnerable == "None"
+    with pytest.raises(FileFormatError, match="bad sv 'x'"):
+        parse_lin_file(line.replace("|sv|0|", "|sv|x|"))
+
+
+def test_pbn_in_latin_1_is_read() -> None:
+    # PBN 2.1's character set is ISO 8859-1: an Event tag with an accent must not stop a reader.
+    text = format_pbn_file(BOARDS[:2], event="Coupe d'Été")
+    assert read_boards(text.encode("latin-1"), "pbn") == BOARDS[:2]
+    with pytest.raises(FileFormatError, match="not UTF-8"):
+        read_boards("é".encode("latin-1"), "lines", source="x.txt")
+
+
+def test_lines_are_numbered_from_first_board() -> None:
+    data = render_boards(BOARDS[:3], "lines")
+    boards = read_boards(data, "lines", first_board=17)
+    assert [b.number for b in boards] == [17, 18, 19]
+    assert [b.hands for b in boards] == [b.hands for b in BOARDS[:3]]
+    assert [b.vulnerable for b in boards] == ["None", "NS", "EW"]
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt", "needle"),
+    [
+        (b"[Document]\nBoard 00=aaaaaabffffffkkkkkklpppppp000\n", "dlm", "x.f: board number 0"),
+        (
+            format_lin_file(BOARDS[:1]).replace("Board 1|", "Board 1000|").encode(),
+            "lin",
+            "x.f: board number 1000 out of range",
+        ),
+        ('[Board "\u00b2"]\n[Deal "N:- - - -"]\n'.encode(), "pbn", "is not a board number"),
+        ('[Board "\u0663"]\n[Deal "N:- - - -"]\n'.encode(), "pbn", "is not a board number"),
+    ],
+)
+def test_bad_board_numbers_in_files(data: bytes, fmt: str, needle: str) -> None:
+    with pytest.raises(FileFormatError, match=needle):
+        read_boards(data, fmt, source="x.f")
 
 
 def test_format_for_path() -> None:

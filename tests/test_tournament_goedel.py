@@ -25,6 +25,11 @@ def test_constants_match_big_deal() -> None:
     c = DATA["constants"]
     assert int(c["D"]) == GOEDEL_MAX == comb(52, 13) * comb(39, 13) * comb(26, 13)
     assert hex(GOEDEL_MAX) == c["D_hex"]
+    assert [int(c[k]) for k in ("C52_13", "C39_13", "C26_13")] == [
+        comb(52, 13),
+        comb(39, 13),
+        comb(26, 13),
+    ]
 
 
 @pytest.mark.parametrize("vector", DATA["goedel"], ids=lambda v: v["goedel"][:12])

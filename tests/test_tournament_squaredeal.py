@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from fractions import Fraction
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from croupier.formats.board_files import read_boards
 from croupier.randomness import UniformSampler
 from croupier.randomness.seeded import SeededSource
 from croupier.randomness.walk import exact_distribution_bits
@@ -53,28 +55,17 @@ def test_syn_key_hash_and_parse() -> None:
     assert list(keys.keys) == ["1,0", "2,1", "2,2", "3,1"]
 
 
+def _make(cli: CliRunner, folder: Path, out: Path, *args: str) -> None:
+    """``squaredeal make`` of the SYN event in ``folder``, writing into ``out``; must succeed."""
+    sqd, sqk = str(folder / "SYN.sqd"), str(folder / "SYN.sqk")
+    r = cli(["squaredeal", "make", sqd, "--keys", sqk, "--out", str(out), *args])
+    assert r.code == 0, r.err
+
+
 def test_syn_regenerated_file_for_file(cli: CliRunner, syn: Path) -> None:
     out = syn / "sets"
-    sqd, sqk = str(syn / "SYN.sqd"), str(syn / "SYN.sqk")
-    r = cli(
-        ["squaredeal", "make", sqd, "--keys", sqk, "--sessions", "1/2-3;2/*;3/*", "--out", str(out)]
-    )
-    assert r.code == 0, r.err
-    r = cli(
-        [
-            "squaredeal",
-            "make",
-            sqd,
-            "--keys",
-            sqk,
-            "--sessions",
-            "1/4",
-            "--reserve",
-            "--out",
-            str(out),
-        ]
-    )
-    assert r.code == 0, r.err
+    _make(cli, syn, out, "--sessions", "1/2-3;2/*;3/*")
+    _make(cli, syn, out, "--sessions", "1/4", "--reserve")
     assert sorted(p.name for p in out.iterdir()) == sorted(SYN_FILES)
     for name in SYN_FILES:
         made = (out / name).read_bytes()
@@ -172,28 +163,24 @@ def test_round_trip_workflow(cli: CliRunner, tmp_path: Path) -> None:
 
 
 def test_make_other_formats(cli: CliRunner, syn: Path) -> None:
-    sqd, sqk = str(syn / "SYN.sqd"), str(syn / "SYN.sqk")
+    # VAR2 holds boards 9-16: files without board numbers (.txt) must be read as 9-16.
     for fmt in ("lin", "dup", "dlm", "csv", "lines", "html"):
-        r = cli(
-            [
-                "squaredeal",
-                "make",
-                sqd,
-                "--keys",
-                sqk,
-                "--sessions",
-                "2/1",
-                "-f",
-                fmt,
-                "--out",
-                str(syn),
-            ]
-        )
-        assert r.code == 0, r.err
-    names = sorted(p.name for p in syn.iterdir() if p.name.startswith("TWO1"))
-    assert names == [f"TWO1.{e}" for e in ("csv", "dlm", "dup", "html", "lin", "txt")]
-    r = cli(["squaredeal", "verify", sqd, sqk, *(str(syn / n) for n in names if n != "TWO1.html")])
+        _make(cli, syn, syn, "--sessions", "1/2;2/1", "-f", fmt)
+    exts = ("csv", "dlm", "dup", "html", "lin", "txt")
+    for stem in ("TWO1", "VAR2"):
+        names = sorted(p.name for p in syn.iterdir() if p.name.startswith(stem))
+        assert names == [f"{stem}.{e}" for e in exts]
+    files = [
+        str(p)
+        for p in sorted(syn.iterdir())
+        if p.suffix in (".csv", ".dlm", ".dup", ".lin", ".txt")
+    ]
+    r = cli(["squaredeal", "verify", str(syn / "SYN.sqd"), str(syn / "SYN.sqk"), *files])
     assert r.code == 0, r.out
+    assert "OK   VAR2.txt: phase 1 session 2, 8 boards match" in r.out
+    # the text files read back as the very deals SquareDeal's PBN files hold
+    pbn = read_boards((SYN / "VAR2.pbn").read_bytes(), "pbn")
+    assert read_boards((syn / "VAR2.txt").read_bytes(), "lines", first_board=9) == pbn
 
 
 @pytest.mark.parametrize(
@@ -208,11 +195,15 @@ def test_make_other_formats(cli: CliRunner, syn: Path) -> None:
         ("TN X\nKH 1234\nSN 1:5:A:A\n", "line 2: bad key hash"),
         ("SN 1:5:A:A\n", "no 'TN' line"),
         ("TN X\n", "no 'SN' line"),
+        ("TN X\nDV 1\nDV 2\nSN 1:5:A:A\n", "line 3: a second DV line (the first is line 2)"),
+        ("TN X\nTN Y\nSN 1:5:A:A\n", "line 2: a second TN line"),
+        ("TN X\nSN \u0663:5:A:A\n", "line 2: bad phase"),
+        ("TN X\nSN 1:\u0663:A:A\n", "line 2: bad phase"),
     ],
 )
 def test_malformed_sqd(cli: CliRunner, tmp_path: Path, sqd_text: str, needle: str) -> None:
     sqd = tmp_path / "bad.sqd"
-    sqd.write_text(sqd_text)
+    sqd.write_text(sqd_text, encoding="utf-8")
     r = cli(["squaredeal", "publish", str(sqd)])
     assert r.code == 2
     assert needle in r.err and r.err.startswith("error: bad.sqd") and r.err.count("\n") == 1
@@ -344,3 +335,53 @@ def test_phase_with_boards_chosen_at_dealing_time(cli: CliRunner, tmp_path: Path
     assert r.code == 0, r.err
     r = cli(["squaredeal", "verify", str(sqd), str(sqk), str(out / "ASK.pbn")])
     assert r.code == 0 and "3 boards match" in r.out
+
+
+def test_set_dv_refuses_surrounding_whitespace(cli: CliRunner, syn: Path) -> None:
+    sqd = syn / "SYN.sqd"
+    sqd.write_text(sqd.read_text().replace("DV 12,345.6 7\n", ""))
+    before = sqd.read_bytes()
+    for value in (" 12,345.6 7", "12,345.6 7 ", "1\n2"):
+        r = cli(["squaredeal", "set-dv", str(sqd), value])
+        assert r.code == 2 and "whitespace" in r.err and r.err.count("\n") == 1
+    assert sqd.read_bytes() == before
+
+
+def test_session_spec_digits_are_ascii(cli: CliRunner, syn: Path) -> None:
+    r = cli(["squaredeal", "make", str(syn / "SYN.sqd"), "--keys", str(syn / "SYN.sqk"),
+             "--sessions", "\u0662/1"])  # fmt: skip
+    assert r.code == 2 and "bad number list" in r.err
+
+
+def test_verify_empty_file_of_a_question_mark_phase(cli: CliRunner, tmp_path: Path) -> None:
+    sqd, sqk = tmp_path / "Q.sqd", tmp_path / "Q.sqk"
+    assert cli(["squaredeal", "new", str(sqd), "--name", "Q", "--phase", "1:?:ASK:Ask"]).code == 0
+    assert cli(["squaredeal", "publish", str(sqd)]).code == 0
+    assert cli(["squaredeal", "set-dv", str(sqd), "42"]).code == 0
+    (tmp_path / "ASK.pbn").write_text("% PBN 2.1\n")
+    r = cli(["squaredeal", "verify", str(sqd), str(sqk), str(tmp_path / "ASK.pbn")])
+    assert r.code == 1 and "FAIL ASK.pbn board 1: missing from the file" in r.out
+
+
+def test_make_out_must_be_a_folder(cli: CliRunner, syn: Path) -> None:
+    target = syn / "taken"
+    target.write_text("x")
+    r = cli(["squaredeal", "make", str(syn / "SYN.sqd"), "--keys", str(syn / "SYN.sqk"),
+             "--sessions", "3/1", "--out", str(target)])  # fmt: skip
+    assert r.code == 2 and "is a file; give a folder" in r.err
+    assert target.read_text() == "x"
+
+
+def test_key_file_is_private_and_sets_are_not(cli: CliRunner, tmp_path: Path) -> None:
+    sqd = tmp_path / "P.sqd"
+    assert cli(["squaredeal", "new", str(sqd), "--name", "P", "--phase", "1:3:P:P"]).code == 0
+    assert cli(["squaredeal", "publish", str(sqd)]).code == 0
+    assert (tmp_path / "P.sqk").stat().st_mode & 0o777 == 0o600
+    assert cli(["squaredeal", "set-dv", str(sqd), "1"]).code == 0
+    r = cli(["squaredeal", "make", str(sqd), "--keys", str(tmp_path / "P.sqk"), "--out",
+             str(tmp_path)])  # fmt: skip
+    assert r.code == 0, r.err
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "P.pbn").stat().st_mode & 0o777 == 0o666 & ~umask
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

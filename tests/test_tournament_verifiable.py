@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,35 @@ def _spec_goedel(message: bytes) -> tuple[int, int]:
     raise AssertionError("no candidate accepted in 40 tries")
 
 
+def _spec_unrank_subset(r: int, n: int) -> list[int]:
+    # §4 step 3: for slot j, try q upward from just after the previous pick; q accounts for
+    # C(n-1-q, 12-j) subsets; subtract while r is at least the count.
+    picks, q = [], 0
+    for j in range(13):
+        while r >= comb(n - 1 - q, 12 - j):
+            r -= comb(n - 1 - q, 12 - j)
+            q += 1
+        picks.append(q)
+        q += 1
+    return picks
+
+
+def _spec_deal(g: int) -> str:
+    # §4 steps 1-3, then the PBN Deal string (hands N E S W, suits S.H.D.C, ranks AKQJT98765432).
+    cards = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    r_s = g % comb(26, 13)
+    r_e = g // comb(26, 13) % comb(39, 13)
+    r_n = g // (comb(26, 13) * comb(39, 13))
+    hands = []
+    for rank, n in ((r_n, 52), (r_e, 39), (r_s, 26)):
+        picks = _spec_unrank_subset(rank, n)
+        hands.append([cards[i] for i in picks])
+        cards = [c for i, c in enumerate(cards) if i not in picks]
+    hands.append(cards)
+    text = [".".join("".join(c[1] for c in h if c[0] == suit) for suit in "SHDC") for h in hands]
+    return "N:" + " ".join(text)
+
+
 def _spec_commitment(key: bytes, event: str) -> str:
     data = _field(b"croupier-boards/1 commit") + _field(key) + _field(event.encode())
     return hashlib.sha256(data).hexdigest()
@@ -95,6 +125,7 @@ def test_board_vectors(vec: dict[str, Any]) -> None:
     assert board.goedel == goedel
     assert format_pbn_deal(board.hands) == vec["deal"]
     assert format_pbn_deal(goedel_unrank(goedel)) == vec["deal"]
+    assert _spec_deal(goedel) == vec["deal"]
     assert (board.dealer, board.vulnerable) == (vec["dealer"], vec["vulnerable"])
 
 
@@ -189,3 +220,27 @@ def test_cli_lines_output_matches_library(cli: CliRunner, tmp_path: Path) -> Non
     r = cli(["boards", "make", "--event", "E", "--key-file", str(key_file), "--dv", "x",
              "--session", "1", "--boards", "3"])  # fmt: skip
     assert r.code == 2 and "64 hex digits" in r.err
+
+
+def test_cli_verify_with_a_board_plan(cli: CliRunner, tmp_path: Path) -> None:
+    key_file = tmp_path / "k.key"
+    key_file.write_text(KEY.hex() + "\n")
+    base = ["--event", "E", "--key-file", str(key_file), "--dv", "x", "--session", "1"]
+    for fmt, name in (("lines", "s.txt"), ("pbn", "s.pbn")):
+        r = cli(
+            ["boards", "make", *base, "--boards", "17-20", "-f", fmt, "-o", str(tmp_path / name)]
+        )
+        assert r.code == 0, r.err
+    verify = ["boards", "verify", *base, "--commitment", commitment(KEY, "E")]
+    # a .txt file has no board numbers: the plan numbers it
+    r = cli([*verify, "--boards", "17-20", str(tmp_path / "s.txt"), str(tmp_path / "s.pbn")])
+    assert r.code == 0, r.out
+    # with a plan, boards left out of a file are reported
+    r = cli([*verify, "--boards", "17-21", str(tmp_path / "s.pbn")])
+    assert r.code == 1 and "FAIL s.pbn board 21: missing from the file" in r.out
+    # a file without boards never passes
+    (tmp_path / "empty.pbn").write_text("% PBN 2.1\n")
+    r = cli([*verify, str(tmp_path / "empty.pbn")])
+    assert r.code == 1 and "FAIL empty.pbn: no boards in the file" in r.out
+    r = cli([*verify, "--boards", "0-3", str(tmp_path / "s.pbn")])
+    assert r.code == 2 and "bad board range" in r.err

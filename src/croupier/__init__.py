@@ -5,6 +5,8 @@
 'Ace of Spades'
 """
 
+from importlib import metadata as _metadata
+
 from croupier.cards import (
     CARD_STYLES,
     Card,
@@ -18,7 +20,10 @@ from croupier.cards import (
 )
 from croupier.errors import CroupierError
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("croupier")
+except _metadata.PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0.0.0+unknown"
 
 __all__ = [
     "CARD_STYLES",

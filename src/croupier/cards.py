@@ -14,7 +14,7 @@ style      example             notes
 
 Parsing is case-insensitive and accepts all of these, plus ``10h``, ``Th``,
 ``T♥``, suit-first symbols (``♠A``, ``♥10``), outline suits (``♤ ♡ ♢ ♧``), emoji
-suits with a variation selector (``A♠️``), ``Ten of Hearts``, ``joker``/``JK``,
+suits with a variation selector (``A♠️``), ``Ten of Hearts``, ``K of Hearts``, ``joker``/``JK``,
 copy suffixes (``AS#2``, the second ace of spades of a shoe), and lists such as
 ``"AS KH 10d"``, ``"As,Kh"`` or ``"AsKh"``.  Every style round-trips:
 ``parse_card(format_card(c, s)) == c`` for every card, copies and jokers included.
@@ -50,6 +50,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "split_ranks",
 ]
 
 CardStyle = Literal["short", "symbol", "long", "glyph"]
@@ -152,6 +153,27 @@ class Rank(IntEnum):
     def standard(cls) -> tuple[Rank, ...]:
         """The thirteen ranks of a standard deck, ace low."""
         return tuple(r for r in cls if r is not Rank.JOKER)
+
+
+def split_ranks(text: str) -> list[str]:
+    """Split a rank string such as ``"AKQJT98765432"`` or ``"A K 10 9"`` into rank tokens.
+
+    Spaces and commas separate nothing but are allowed; ``10`` is one token.
+    Tokens are not checked: pass each one to :meth:`Rank.parse`.
+
+    >>> split_ranks("AK 10,9t")
+    ['A', 'K', '10', '9', 't']
+    """
+    tokens: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] in " ,":
+            i += 1
+            continue
+        step = 2 if text.startswith("10", i) else 1
+        tokens.append(text[i : i + step])
+        i += step
+    return tokens
 
 
 _RANK_LONG = {
@@ -438,12 +460,12 @@ def format_cards(cards: Iterable[Card], style: CardStyle = "short", sep: str = "
     return sep.join(parts)
 
 
-_RANK_WORD_RE = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|10|[1-9]"
+_RANK_WORD_RE = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|10|[1-9atjqk]"
 _SUIT_WORD_RE = "clubs?|diamonds?|hearts?|spades?"
 _SUIT_SYMBOLS = "♠♥♦♣♤♡♢♧"
 _SUIT_CHAR_RE = f"[shdc{_SUIT_SYMBOLS}]"
 _VS_RE = "[\ufe0e\ufe0f]?"  # text/emoji variation selector after a suit symbol
-_COPY_RE = r"(?:\s*#(?P<{name}>\d+))?"
+_COPY_RE = r"(?:\s*#(?P<{name}>[0-9]+))?"
 _GLYPHS_RE = "[" + "".join(sorted(_GLYPH_TO_CARD)) + "]"
 _TOKEN_RE = re.compile(
     "|".join(
@@ -461,6 +483,7 @@ _TOKEN_RE = re.compile(
     re.IGNORECASE,
 )
 _SEPARATORS = frozenset(" \t\r\n,;|")
+_MAX_COPY_DIGITS = 9
 _EXPECTED = (
     "expected e.g. 'AS', 'As', 'A♠', '10h', 'Th', 'Ace of Spades', 'JK' or a card glyph, "
     "separated by spaces or commas"
@@ -470,10 +493,11 @@ _EXPECTED = (
 def _copy_from(text: str | None, token: str) -> int:
     if text is None:
         return 0
-    k = int(text)
-    if k < 1:
-        raise CardNotationError(f"bad copy number in {token!r}; copies are numbered from #1")
-    return k - 1
+    if len(text) > _MAX_COPY_DIGITS or int(text) < 1:
+        raise CardNotationError(
+            f"bad copy number in {token!r}; copies are numbered #1 to #{10**_MAX_COPY_DIGITS - 1}"
+        )
+    return int(text) - 1
 
 
 def _card_from_match(m: re.Match[str]) -> Card:

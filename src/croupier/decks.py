@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import Card, Rank, Suit, split_ranks
 from croupier.errors import CroupierError, DeckError, RangeError
 
 __all__ = [
@@ -56,21 +56,7 @@ def standard_deck() -> list[Card]:
 
 
 def _parse_ranks(ranks: str | Iterable[Rank | str | int]) -> list[Rank]:
-    tokens: list[Rank | str | int]
-    if isinstance(ranks, str):
-        tokens = []
-        i = 0
-        while i < len(ranks):
-            if ranks[i] in " ,":
-                i += 1
-            elif ranks.startswith("10", i):
-                tokens.append("10")
-                i += 2
-            else:
-                tokens.append(ranks[i])
-                i += 1
-    else:
-        tokens = list(ranks)
+    tokens: list[Rank | str | int] = [*split_ranks(ranks)] if isinstance(ranks, str) else [*ranks]
     out: list[Rank] = []
     for t in tokens:
         try:
@@ -231,8 +217,10 @@ def make_deck(name: str) -> list[Card]:
         return preset.build()
     if key.startswith("shoe:"):
         count = key[5:].strip()
-        if not count.isdigit():
-            raise DeckError(f"bad shoe {name!r}; expected shoe:K with K a number of decks")
+        if not (count.isascii() and count.isdigit() and len(count) <= 9):
+            raise DeckError(
+                f"bad shoe {name!r}; expected shoe:K with K a number of decks 1..{MAX_SHOE_DECKS}"
+            )
         return shoe(int(count))
     if key.startswith("stripped:"):
         return stripped_deck(name.strip()[9:])

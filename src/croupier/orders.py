@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from croupier.cards import Card, Rank, Suit, parse_card, parse_cards
+from croupier.cards import Card, Rank, Suit, parse_card, parse_cards, split_ranks
 from croupier.errors import CroupierError
 
 __all__ = [
@@ -71,14 +71,7 @@ class CardNotFoundError(CroupierError):
 def _parse_rank_string(ranks: str) -> tuple[Rank, ...]:
     """Split ``"AKQJT98765432"`` or ``"A K Q J 10 9"`` into ranks."""
     out: list[Rank] = []
-    i = 0
-    text = ranks.strip()
-    while i < len(text):
-        ch = text[i]
-        if ch in " ,":
-            i += 1
-            continue
-        token = text[i : i + 2] if text.startswith("10", i) else ch
+    for token in split_ranks(ranks):
         try:
             rank = Rank.parse(token)
         except CroupierError:
@@ -89,7 +82,6 @@ def _parse_rank_string(ranks: str) -> tuple[Rank, ...]:
         if rank in out:
             raise CardOrderError(f"rank {token!r} appears twice in rank string {ranks!r}")
         out.append(rank)
-        i += len(token)
     if not out:
         raise CardOrderError(
             f"empty rank string {ranks!r}; expected e.g. 'AKQJT98765432' (high to low)"
@@ -404,6 +396,8 @@ def find_lowest(cards: Sequence[Card], start: int = 0, order: str | CardOrder = 
     3
     """
     o = get_order(order)
+    if not cards:
+        raise CardOrderError("find_lowest needs at least one card, got an empty sequence")
     if not 0 <= start < len(cards):
         raise CardOrderError(f"start={start} out of range; expected 0..{len(cards) - 1}")
     best = start

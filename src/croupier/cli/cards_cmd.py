@@ -134,7 +134,13 @@ def _emit(
 
 
 StyleOpt = Annotated[
-    Style, typer.Option("--style", "-s", help="How to print cards: short, symbol, long or glyph.")
+    Style,
+    typer.Option(
+        "--style",
+        "-s",
+        case_sensitive=False,
+        help="How to print cards: short, symbol, long or glyph.",
+    ),
 ]
 DescendingOpt = Annotated[
     bool,
@@ -147,7 +153,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("cards", help=CARDS_HELP)
     def cards_command(
-        text: Annotated[str, typer.Argument(help='Cards, e.g. "AS KH 10d" or "As,Kh".')],
+        text: Annotated[
+            str, typer.Argument(metavar="TEXT", help='Cards, e.g. "AS KH 10d" or "As,Kh".')
+        ],
         style: StyleOpt = Style.short,
         sort: Annotated[
             str | None,
@@ -165,7 +173,8 @@ def register(app: typer.Typer) -> None:
     @app.command("deck", help=DECK_HELP)
     def deck_command(
         name: Annotated[
-            str | None, typer.Argument(help="Deck preset, shoe:K or stripped:RANKS.")
+            str | None,
+            typer.Argument(metavar="NAME", help="Deck preset, shoe:K or stripped:RANKS."),
         ] = None,
         style: StyleOpt = Style.short,
         sort: Annotated[str | None, typer.Option(help="Sort the deck by this order.")] = None,
@@ -175,8 +184,14 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         from croupier.decks import DECK_PRESETS, make_deck
+        from croupier.errors import DeckError
 
         if name is None:
+            if sort is not None or descending:
+                raise DeckError(
+                    "--sort and --descending need a deck NAME, e.g. 'croupier deck piquet "
+                    "--sort bridge'; without NAME 'croupier deck' lists the presets"
+                )
             if as_json:
                 rows = [
                     {"name": p.name, "cards": p.size, "description": p.description}

@@ -26,9 +26,11 @@ Deal cards: exactly uniform, with the least randomness, reproducible with --seed
 GAME is one of {GAMES_TEXT} (default bridge), or custom with --hands.
 Methods: optimal (default: one uniform number below the number of deals,
 the fewest bits), block, round-robin, proportional, interval, fraction,
-arithmetic; all are exactly uniform.  Randomness: the OS CSPRNG by default; --seed TEXT for a
-reproducible stream; --entropy dice:3,6,1,... (or coins:HT..., hex:...) for your
-own rolls (a bridge deal needs about 37 d6 rolls).
+arithmetic; all are exactly uniform.  Randomness: the OS CSPRNG by default
+(not reproducible); --seed TEXT for a reproducible stream (only as secret as the
+seed); --entropy dice:3,6,1,... (or coins:HT..., hex:...) for your own rolls (a
+bridge deal needs about 37 d6 rolls; too few is an error saying how many more).
+A note on the source goes to stderr, so stdout stays clean for every --format.
 
 \b
 Examples:
@@ -87,6 +89,7 @@ class Format(StrEnum):
 GameArg = Annotated[
     str | None, typer.Argument(help="Game preset (default bridge; custom with --hands).")
 ]
+NamedGameArg = Annotated[str, typer.Argument(help="Game preset, or custom with --hands.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
 HandsOpt = Annotated[
     str | None, typer.Option("--hands", help="Hand sizes, e.g. 7,7,7 (the rest is the stock).")
@@ -123,24 +126,55 @@ def _check_scheme(layout: Layout, scheme: str) -> str:
     return s.name
 
 
-def _deal_notation(deal: Deal) -> dict[str, Any]:
+def _echo_number_json(number: int, scheme: str, deal: Deal) -> None:
+    """``{"number", "scheme", "pbn" or "hands"}`` for ``rank`` and ``unrank``."""
     from croupier.formats.deal_text import sorted_hand
     from croupier.formats.pbn_deal import format_pbn_deal
 
+    obj: dict[str, Any] = {"number": str(number), "scheme": scheme}
     if deal.layout.bridge_like:
-        return {"pbn": format_pbn_deal(deal.piles)}
-    return {
-        "hands": [
+        obj["pbn"] = format_pbn_deal(deal.piles)
+    else:
+        obj["hands"] = [
             {"seat": p.name, "cards": [c.code for c in sorted_hand(cards, deal.layout.order)]}
             for p, cards in zip(deal.layout.piles, deal.piles, strict=True)
         ]
-    }
+    typer.echo(json.dumps(obj, ensure_ascii=False))
 
 
 def _dice_note(layout: Layout) -> str:
     rolls = math.ceil(math.log2(layout.count) / math.log2(6) - 1e-12) if layout.count > 1 else 0
     flips = math.ceil(math.log2(layout.count) - 1e-12) if layout.count > 1 else 0
-    return f"at least {rolls} d6 rolls or {flips} coin flips per deal"
+    return f"about {rolls} d6 rolls or {flips} coin flips per deal"
+
+
+SOURCE_NOTES = {
+    "os-csprng": "from the OS CSPRNG (not reproducible)",
+    "seeded": "from the seed: reproducible, and only as secret as the seed",
+    "entropy": "from your entropy: only as secret as your rolls",
+}
+"""Where the randomness came from, by source kind (the words ``croupier shuffle`` uses)."""
+
+
+def _source_notes(source: Any, layout: Layout, count: int, method: str) -> list[str]:
+    """What goes to stderr after the deals: warnings, then where the randomness came from.
+
+    Worded like ``croupier shuffle``'s note, so both commands speak alike.
+    """
+    from croupier.randomness import SeededSource
+
+    lines: list[str] = []
+    log2m = math.log2(layout.count) if layout.count > 1 else 0.0
+    if isinstance(source, SeededSource) and source.seed_bits < log2m:
+        lines.append(
+            f"warning: the seed has at most {source.seed_bits} bits, so it can reach at most "
+            f"2^{source.seed_bits} of the ~2^{log2m:.1f} deals of {layout.game}: reproducible, "
+            "but only as secret as the seed"
+        )
+    note = SOURCE_NOTES.get(source.kind, SOURCE_NOTES["entropy"])
+    what = "" if count == 1 else f" {count} deals"
+    lines.append(f"dealt{what} with {method} {note}")
+    return lines
 
 
 def register(app: typer.Typer) -> None:
@@ -171,7 +205,7 @@ def register(app: typer.Typer) -> None:
         from croupier.dealing.deal import deal_many
         from croupier.dealing.methods import get_method
         from croupier.errors import CroupierError, EntropyExhaustedError
-        from croupier.randomness import UniformSampler, make_source
+        from croupier.randomness import EntropySource, make_source
 
         if count < 1:
             raise CroupierError(f"--count must be at least 1, got {count}")
@@ -186,17 +220,25 @@ def register(app: typer.Typer) -> None:
                 "use --format text, json or csv"
             )
         source = make_source(seed=seed, entropy=entropy, purpose="deal")
-        margin = 32 if count > 1 and source.kind != "entropy" else 0
-        sampler = UniformSampler(source, margin_bits=margin)
-        deals = deal_many(layout, count, method=method, sampler=sampler)
+        need = count * math.log2(layout.count)
+        what = f"a {layout.game} deal needs" if count == 1 else f"{count} deals need"
+        if isinstance(source, EntropySource) and source.total_bits < need - 1e-9:
+            # No uniform method can do with less than log2 M bits a deal: say so up front.
+            raise EntropyExhaustedError(
+                f"{source.shortfall(1, total_bits=need)} ({what} at least {need:.2f} bits; "
+                f"{_dice_note(layout)})"
+            )
+        deals = deal_many(layout, count, method=method, source=source)
         try:
             _emit(deals, fmt, scheme, bits, layout)
         except EntropyExhaustedError as exc:
             raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
+        for line in _source_notes(source, layout, count, method):
+            typer.echo(line, err=True)
 
     @app.command("rank", help=RANK_HELP)
     def rank_command(
-        game: Annotated[str, typer.Argument(help="Game preset, or custom with --hands.")],
+        game: NamedGameArg,
         deal_text: Annotated[str, typer.Argument(metavar="DEAL", help="The deal (see above).")],
         players: PlayersOpt = None,
         hands: HandsOpt = None,
@@ -216,14 +258,13 @@ def register(app: typer.Typer) -> None:
             deal = parse_deal_piles(layout, deal_text)
         number = deal.number_in(scheme)
         if as_json:
-            obj = {"number": str(number), "scheme": scheme, **_deal_notation(deal)}
-            typer.echo(json.dumps(obj, ensure_ascii=False))
+            _echo_number_json(number, scheme, deal)
         else:
             typer.echo(str(number))
 
     @app.command("unrank", help=UNRANK_HELP)
     def unrank_command(
-        game: Annotated[str, typer.Argument(help="Game preset, or custom with --hands.")],
+        game: NamedGameArg,
         number: Annotated[str, typer.Argument(help="The deal number (decimal).")],
         players: PlayersOpt = None,
         hands: HandsOpt = None,
@@ -245,8 +286,7 @@ def register(app: typer.Typer) -> None:
             )
         deal = deal_from_number(layout, int(text), scheme)
         if as_json:
-            obj = {"number": text.lstrip("0") or "0", "scheme": scheme, **_deal_notation(deal)}
-            typer.echo(json.dumps(obj, ensure_ascii=False))
+            _echo_number_json(int(text), scheme, deal)
         elif layout.bridge_like:
             typer.echo(format_pbn_deal(deal.piles))
         else:
@@ -265,8 +305,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from croupier.dealing.deal import deal_many
         from croupier.dealing.methods import method_names
+        from croupier.errors import CroupierError
         from croupier.randomness import OsRandomSource, UniformSampler
 
+        if deals < 1:
+            raise CroupierError(f"--deals must be at least 1, got {deals}")
         layout = _layout(game, players, hands, deck)
         n = len(layout.deck)
         log2m = math.log2(layout.count)
@@ -277,7 +320,7 @@ def register(app: typer.Typer) -> None:
             sampler = UniformSampler(src, margin_bits=32)
             for _ in deal_many(layout, deals, method=name, sampler=sampler):
                 pass
-            measured[name] = (src.bits_used - sampler.leftover_bits) / max(deals, 1)
+            measured[name] = (src.bits_used - sampler.leftover_bits) / deals
         if as_json:
             obj = {
                 "game": layout.game,
@@ -301,21 +344,19 @@ def register(app: typer.Typer) -> None:
 
 def _emit(deals: Any, fmt: Format, scheme: str, bits: bool, layout: Layout) -> None:
     from croupier.formats.deal_csv import format_deals_csv
-    from croupier.formats.deal_json import deal_to_dict
+    from croupier.formats.deal_json import deals_to_json, format_deal_json
     from croupier.formats.deal_text import format_deal_text
     from croupier.formats.pbn_deal import format_pbn_deal
 
     if fmt is Format.json:
-        items = [deal_to_dict(d, scheme) for d in deals]
+        items = list(deals)
         if len(items) == 1:
-            typer.echo(json.dumps(items[0], indent=2, ensure_ascii=False))
+            typer.echo(format_deal_json(items[0], scheme))
         else:
-            total = round(sum(float(d["bits_used"]) for d in items), 6)
-            doc = {"deals": items, "total_bits": total}
-            typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+            typer.echo(deals_to_json(items, scheme))
     elif fmt is Format.jsonl:
         for d in deals:
-            typer.echo(json.dumps(deal_to_dict(d, scheme), ensure_ascii=False))
+            typer.echo(format_deal_json(d, scheme, indent=None))
     elif fmt is Format.csv:
         typer.echo(format_deals_csv(list(deals), scheme), nl=False)
     elif fmt is Format.pbn:

@@ -20,6 +20,11 @@ or padded: too little is an error saying how much more is needed) is given.
 The default method, lehmer, makes one exactly uniform draw below n! and so
 uses about log2(n!) bits.  A note on the source goes to stderr.
 
+--file shuffles lines byte for byte: each line keeps its own ending (LF or
+CRLF), a file without a final newline gives output without one, bytes that
+are not UTF-8 pass through unchanged (--json needs UTF-8), an empty file
+gives nothing, and a UTF-8 byte-order mark stays at the start.
+
 Entropy specs: dice:3,6,1,...  d20:17,3,...  coins:HTTH...  bits:0110...  hex:9f3a...
 
 \b
@@ -31,16 +36,84 @@ Examples:
 """
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _number(x: float) -> int | float:
     return int(x) if float(x).is_integer() else round(x, 4)
 
 
-def _read_lines(path: str) -> list[str]:
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+def _read_bytes(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), or a one-line error naming the file."""
+    from croupier.errors import FileFormatError
+
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        if isinstance(exc, IsADirectoryError):
+            why = "it is a folder, not a file"
+        elif isinstance(exc, FileNotFoundError):
+            why = "no such file"
+        elif isinstance(exc, PermissionError):
+            why = "permission denied"
+        else:
+            why = (exc.strerror or str(exc)).lower()
+        raise FileFormatError(f"cannot read --file {path!r}: {why}") from None
+
+
+def _split_lines(data: bytes) -> tuple[list[bytes], bool]:
+    r"""Split ``data`` into lines that keep their own line endings, byte for byte.
+
+    A line ends after each ``\n`` (so ``\r\n`` endings stay ``\r\n``; a lone
+    ``\r`` does not end a line).  A last line without a newline gets the
+    ending of the line before it (``\n`` if it is the only line) so it can be
+    moved anywhere; the second value says whether that happened, so the
+    caller can drop the final ending again after shuffling.
+
+    >>> _split_lines(b"a\r\nb\r\nc")
+    ([b'a\r\n', b'b\r\n', b'c\r\n'], True)
+    >>> _split_lines(b""), _split_lines(b"\n")
+    (([], False), ([b'\n'], False))
+    """
+    parts = data.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    if not parts[-1]:
+        return lines, False
+    lines.append(parts[-1])
+    ending = b"\r\n" if len(lines) > 1 and lines[-2].endswith(b"\r\n") else b"\n"
+    lines[-1] += ending
+    return lines, True
+
+
+def _line_text(line: bytes, path: str, number: int) -> str:
+    """A line without its ending, as text (for ``--json``)."""
+    from croupier.errors import FileFormatError
+
+    body = line[:-2] if line.endswith(b"\r\n") else line.removesuffix(b"\n")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(
+            f"--file {path!r} line {number} is not UTF-8 (byte {body[exc.start]:#04x} at "
+            f"column {exc.start + 1}); --json needs text (without --json the bytes are "
+            "shuffled as they are)"
+        ) from None
+
+
+def _write_bytes(data: bytes) -> None:
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        sys.stdout.write(data.decode("utf-8", "replace"))
+    else:
+        out.write(data)
+    sys.stdout.flush()
+    if out is not None:
+        out.flush()
 
 
 def register(app: typer.Typer) -> None:
@@ -57,7 +130,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
         file: Annotated[
             str | None,
-            typer.Option("--file", help="Shuffle the lines of this UTF-8 text file ('-': stdin)."),
+            typer.Option(
+                "--file",
+                help="Shuffle the lines of this file ('-': stdin), byte for byte: line endings, "
+                "a missing final newline and non-UTF-8 bytes are kept as they are.",
+            ),
         ] = None,
         method: Annotated[
             str | None,
@@ -80,7 +157,13 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         from croupier.errors import CroupierError, EntropyExhaustedError
-        from croupier.randomness import EntropySource, SeededSource, UniformSampler, make_source
+        from croupier.randomness import (
+            EntropySource,
+            UniformSampler,
+            make_source,
+            seed_warning,
+            source_note,
+        )
         from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
         from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
         from croupier.shuffling.registry import get_method
@@ -93,6 +176,7 @@ def register(app: typer.Typer) -> None:
             )
         values: list[Any]
         one_line = False
+        bom, drop_last_ending = b"", False
         if deck is not None:
             from croupier.decks import make_deck
 
@@ -102,7 +186,14 @@ def register(app: typer.Typer) -> None:
             values = list(range(1, cards + 1))
             one_line = True
         elif file is not None:
-            values = _read_lines(file)
+            data = _read_bytes(file)
+            if data.startswith(_BOM):  # a byte-order mark stays at the start, not with line 1
+                bom, data = _BOM, data[len(_BOM) :]
+            lines, drop_last_ending = _split_lines(data)
+            if as_json:
+                values = [_line_text(line, file, i) for i, line in enumerate(lines, 1)]
+            else:
+                values = lines
         else:
             values = list(items or [])
         n = len(values)
@@ -114,12 +205,9 @@ def register(app: typer.Typer) -> None:
         warnings: list[str] = []
         if not chosen.uniform:
             warnings.append(f"method {chosen.name!r} is not uniform: {chosen.description}")
-        if isinstance(source, SeededSource) and source.seed_bits < bound:
-            warnings.append(
-                f"the seed has at most {source.seed_bits} bits, so it can reach at most "
-                f"2^{source.seed_bits} of the {n}! ~ 2^{bound:.1f} orders: reproducible, "
-                "but only as secret as the seed"
-            )
+        short_seed = seed_warning(source, bound, f"{n}! ~ 2^{bound:.1f} orders")
+        if short_seed is not None:
+            warnings.append(short_seed)
         if (
             isinstance(source, EntropySource)
             and chosen.uniform
@@ -148,19 +236,19 @@ def register(app: typer.Typer) -> None:
             }
             typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         else:
-            text = [str(v) for v in shuffled]
-            if one_line:
-                typer.echo(" ".join(text))
-            elif text:
-                typer.echo("\n".join(text))
+            if file is not None:
+                out = bom + b"".join(shuffled)
+                if drop_last_ending:  # the input ended without a newline: so does the output
+                    out = out.removesuffix(b"\n").removesuffix(b"\r")
+                _write_bytes(out)
+                if bits and out and not out.endswith(b"\n"):
+                    typer.echo("")
+            elif one_line:
+                typer.echo(" ".join(str(v) for v in shuffled))
+            elif shuffled:
+                typer.echo("\n".join(str(v) for v in shuffled))
             if bits:
                 typer.echo(f"bits used: {_number(used)}  (log2({n}!) = {bound:.2f})")
         for w in warnings:
             typer.echo(f"warning: {w}", err=True)
-        if source.kind == "os-csprng":
-            note = "from the OS CSPRNG (not reproducible)"
-        elif source.kind == "seeded":
-            note = "from the seed: reproducible, and only as secret as the seed"
-        else:
-            note = "from your entropy: only as secret as your rolls"
-        typer.echo(f"shuffled with {chosen.name} {note}", err=True)
+        typer.echo(f"shuffled with {chosen.name} {source_note(source)}", err=True)

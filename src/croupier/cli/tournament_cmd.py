@@ -88,15 +88,6 @@ def _emit(data: bytes, out: Path | None, overwrite: bool) -> None:
     write_file(out, data, overwrite=overwrite)
 
 
-def _read_text(path: Path) -> str:
-    from croupier.errors import FileFormatError
-
-    try:
-        return path.read_bytes().decode("utf-8", "surrogateescape")
-    except FileNotFoundError:
-        raise FileFormatError(f"file {str(path)!r} not found") from None
-
-
 def _read_bytes(path: Path) -> bytes:
     from croupier.errors import FileFormatError
 
@@ -104,6 +95,14 @@ def _read_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         raise FileFormatError(f"file {str(path)!r} not found") from None
+    except IsADirectoryError:
+        raise FileFormatError(f"{str(path)!r} is a folder; give a file") from None
+    except PermissionError:
+        raise FileFormatError(f"file {str(path)!r} cannot be read (permission denied)") from None
+
+
+def _read_text(path: Path) -> str:
+    return _read_bytes(path).decode("utf-8", "surrogateescape")
 
 
 def _compare(expected: list[Board], found: list[Board], name: str) -> list[str]:
@@ -141,10 +140,29 @@ def _compare(expected: list[Board], found: list[Board], name: str) -> list[str]:
     return problems
 
 
-def _read_board_file(path: Path) -> list[Board]:
+def _read_board_file(path: Path, first_board: int = 1) -> list[Board]:
+    """The boards of a file (format from its extension; ``.txt`` numbered from ``first_board``)."""
     from croupier.formats.board_files import format_for_path, read_boards
 
-    return read_boards(_read_bytes(path), format_for_path(path), source=path.name)
+    fmt = format_for_path(path)
+    return read_boards(_read_bytes(path), fmt, source=path.name, first_board=first_board)
+
+
+def _report(problems: list[str], ok_line: str) -> bool:
+    """Print the ``FAIL`` lines of one file, or its ``OK`` line; True when it matched."""
+    for line in problems:
+        typer.echo(f"FAIL {line}")
+    if not problems:
+        typer.echo(f"OK   {ok_line}")
+    return not problems
+
+
+def _summary(failures: int, total: int) -> None:
+    """The last line of a verification; exit status 1 when any file failed."""
+    if failures:
+        typer.echo(f"{failures} of {total} file(s) do not match")
+        raise typer.Exit(1)
+    typer.echo(f"all {total} file(s) match")
 
 
 # ----------------------------------------------------------------------------- bigdeal
@@ -235,9 +253,17 @@ def _squaredeal_commands(app: typer.Typer) -> None:
             str,
             typer.Option("--delayed-info", help="Where the delayed value will come from (DI)."),
         ] = "",
-        overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+        overwrite: Annotated[
+            bool, typer.Option("--overwrite", help="Allow replacing existing files.")
+        ] = False,
     ) -> None:
-        """Create an event description (.sqd) with its phases."""
+        """Create an event description (.sqd) with its phases.
+
+        \b
+        Example:
+          croupier squaredeal new EV.sqd --name "Club Cup" --delayed-info "DAX close 3 May" \\
+              --phase "2:1-16,17-32:CUP#:Cup session #" --phase "0:3x8:EXTRA#:Extra #"
+        """
         from croupier.tournament.files import write_file
         from croupier.tournament.squaredeal import (
             Phase,
@@ -265,7 +291,12 @@ def _squaredeal_commands(app: typer.Typer) -> None:
             Path | None, typer.Option("--keys", help="Key file to create (default EVENT.sqk).")
         ] = None,
     ) -> None:
-        """Make the secret keys (EVENT.sqk) and record their hash KH in the .sqd."""
+        """Make the secret keys (EVENT.sqk) and record their hash KH in the .sqd.
+
+        \b
+        Example:
+          croupier squaredeal publish EV.sqd     # writes EV.sqk (keep it secret), KH into EV.sqd
+        """
         from croupier.tournament.files import check_new_files, write_file
         from croupier.tournament.squaredeal import (
             SquareDealError,
@@ -283,7 +314,7 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         target = keys if keys is not None else sqd.with_suffix(".sqk")
         check_new_files([target])
         data = format_sqk(make_keys(event))
-        write_file(target, data)
+        write_file(target, data, private=True)
         kh = key_hash(data)
         write_file(
             sqd,
@@ -298,7 +329,12 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         sqd: Annotated[Path, typer.Argument(help="The event file (EVENT.sqd).")],
         value: Annotated[str, typer.Argument(help="The delayed value, used byte for byte.")],
     ) -> None:
-        """Record the delayed value (DV) exactly as given."""
+        """Record the delayed value (DV) exactly as given (once, after publish).
+
+        \b
+        Example:
+          croupier squaredeal set-dv EV.sqd "15234.56"
+        """
         from croupier.tournament.files import write_file
         from croupier.tournament.squaredeal import SquareDealError, format_sqd
 
@@ -337,13 +373,23 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         ] = None,
         out: Annotated[Path, typer.Option("--out", help="Folder for the files.")] = Path("."),
         fmt: Annotated[BoardFormat, typer.Option("--format", "-f")] = BoardFormat.pbn,
-        overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+        overwrite: Annotated[
+            bool, typer.Option("--overwrite", help="Allow replacing existing files.")
+        ] = False,
     ) -> None:
-        """Deal the sessions into one file each (SquareDeal's names; never overwrites)."""
+        """Deal the sessions into one file each (SquareDeal's names; never overwrites).
+
+        \b
+        Examples:
+          croupier squaredeal make EV.sqd --keys EV.sqk --out sets/
+          croupier squaredeal make EV.sqd --keys EV.sqk --sessions "2/1-3" --format dup --out sets/
+          croupier squaredeal make EV.sqd --keys EV.sqk --reserve --out sets/
+        """
         from croupier.formats.board_files import EXTENSIONS, render_boards
         from croupier.tournament.boards import parse_board_range
         from croupier.tournament.files import check_new_files, write_file
         from croupier.tournament.squaredeal import (
+            SquareDealError,
             parse_session_spec,
             session_boards,
             session_file_name,
@@ -363,11 +409,11 @@ def _squaredeal_commands(app: typer.Typer) -> None:
             planned.append((out / (name + EXTENSIONS[fmt.value]), made, ref))
         paths = [p for p, _, _ in planned]
         if len(set(paths)) != len(paths):
-            from croupier.tournament.squaredeal import SquareDealError
-
             raise SquareDealError("two sessions would be written to the same file name")
-        check_new_files(paths, overwrite=overwrite)
+        if out.exists() and not out.is_dir():
+            raise SquareDealError(f"--out {str(out)!r} is a file; give a folder")
         out.mkdir(parents=True, exist_ok=True)
+        check_new_files(paths, overwrite=overwrite)
         for path, made, ref in planned:
             title = f"{event.name} — phase {ref.phase} session {ref.session}"
             write_file(
@@ -383,7 +429,15 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         sqk: Annotated[Path, typer.Argument(help="The published key file (EVENT.sqk).")],
         files: Annotated[list[Path], typer.Argument(help="Session files to check.")],
     ) -> None:
-        """Check KH, regenerate every session and compare with the files (exit 0 = all match)."""
+        """Check KH, regenerate every session and compare with the files (exit 0 = all match).
+
+        Each file is recognised by its name (prefix, session, 'reserve'); exit
+        status 1 when anything differs, with one FAIL line per file and board.
+
+        \b
+        Example:
+          croupier squaredeal verify EV.sqd EV.sqk sets/CUP1.pbn sets/CUP2.pbn
+        """
         from croupier.errors import VerificationError
         from croupier.tournament.squaredeal import match_session_file, session_boards
 
@@ -398,26 +452,18 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         failures = 0
         for path in files:
             ref = match_session_file(event, path.name)
-            found = _read_board_file(path)
-            numbers = None
-            if event.phase(ref.phase).boards == "?":
-                numbers = range(min(b.number for b in found), max(b.number for b in found) + 1)
+            phase = event.phase(ref.phase)
+            numbers = None if phase.boards == "?" else phase.boards_for_session(ref.session)
+            found = _read_board_file(path, numbers[0] if numbers is not None else 1)
+            if numbers is None:  # boards chosen when dealing: the file's own range
+                present = [b.number for b in found] or [1]
+                numbers = range(min(present), max(present) + 1)
             expected = session_boards(event, key_set, ref, numbers)
-            problems = _compare(expected, found, path.name)
-            for line in problems:
-                typer.echo(f"FAIL {line}")
-            if problems:
-                failures += 1
-            else:
-                kind = "reserve " if ref.reserve else ""
-                typer.echo(
-                    f"OK   {path.name}: phase {ref.phase} {kind}session {ref.session}, "
-                    f"{len(expected)} boards match"
-                )
-        if failures:
-            typer.echo(f"{failures} of {len(files)} file(s) do not match")
-            raise typer.Exit(1)
-        typer.echo(f"all {len(files)} file(s) match")
+            kind = "reserve " if ref.reserve else ""
+            ok = f"{path.name}: phase {ref.phase} {kind}session {ref.session}, "
+            ok += f"{len(expected)} boards match"
+            failures += not _report(_compare(expected, found, path.name), ok)
+        _summary(failures, len(files))
 
     app.add_typer(sq, name="squaredeal")
 
@@ -437,12 +483,17 @@ def _boards_commands(app: typer.Typer) -> None:
         event: Annotated[str, typer.Option("--event", help="The event name (exact text).")],
         key_file: Annotated[Path, typer.Option("--key-file", help="Secret key file to create.")],
     ) -> None:
-        """Make a secret key (64 hex digits) and print the commitment to publish."""
+        """Make a secret key (64 hex digits) and print the commitment to publish.
+
+        \b
+        Example:
+          croupier boards new-key --event "Club Cup" --key-file cup.key
+        """
         from croupier.tournament.files import write_file
         from croupier.tournament.verifiable import ALGORITHM, commitment, new_key
 
         key = new_key()
-        write_file(key_file, (key.hex() + "\n").encode("ascii"))
+        write_file(key_file, (key.hex() + "\n").encode("ascii"), private=True)
         typer.echo(f"wrote {key_file} (keep it secret until the event is over)")
         typer.echo(f"algorithm  {ALGORITHM}")
         typer.echo(f"event      {event}")
@@ -450,26 +501,45 @@ def _boards_commands(app: typer.Typer) -> None:
 
     @bd.command("commitment")
     def commitment_cmd(
-        event: Annotated[str, typer.Option("--event")],
-        key_file: Annotated[Path, typer.Option("--key-file")],
+        event: Annotated[str, typer.Option("--event", help="The event name (exact text).")],
+        key_file: Annotated[
+            Path, typer.Option("--key-file", help="The secret key file (64 hex digits).")
+        ],
     ) -> None:
-        """Print the commitment of a key file for an event."""
+        """Print the commitment of a key file for an event.
+
+        \b
+        Example:
+          croupier boards commitment --event "Club Cup" --key-file cup.key
+        """
         from croupier.tournament.verifiable import commitment
 
         typer.echo(commitment(_key_from_file(key_file), event))
 
     @bd.command("make")
     def make_cmd(
-        event: Annotated[str, typer.Option("--event")],
-        key_file: Annotated[Path, typer.Option("--key-file")],
+        event: Annotated[str, typer.Option("--event", help="The event name (exact text).")],
+        key_file: Annotated[
+            Path, typer.Option("--key-file", help="The secret key file (64 hex digits).")
+        ],
         dv: Annotated[str, typer.Option("--dv", help="The delayed value (UTF-8, byte-exact).")],
-        session: Annotated[int, typer.Option("--session", min=1)],
+        session: Annotated[
+            int, typer.Option("--session", min=1, help="Session number (1 or more).")
+        ],
         boards: Annotated[str, typer.Option("--boards", "-n", help="N or A-B.")],
         fmt: Annotated[BoardFormat, typer.Option("--format", "-f")] = BoardFormat.pbn,
         out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
-        overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+        overwrite: Annotated[
+            bool, typer.Option("--overwrite", help="Allow replacing existing files.")
+        ] = False,
     ) -> None:
-        """Deal boards of one session with croupier-boards/1."""
+        """Deal boards of one session with croupier-boards/1.
+
+        \b
+        Example:
+          croupier boards make --event "Club Cup" --key-file cup.key --dv "15234.56" \\
+              --session 1 --boards 1-16 --out cup1.pbn
+        """
         from croupier.formats.board_files import render_boards
         from croupier.tournament.boards import parse_board_range
         from croupier.tournament.verifiable import ALGORITHM, make_boards
@@ -483,37 +553,53 @@ def _boards_commands(app: typer.Typer) -> None:
 
     @bd.command("verify")
     def verify_cmd(
-        event: Annotated[str, typer.Option("--event")],
-        key_file: Annotated[Path, typer.Option("--key-file")],
-        commitment_hex: Annotated[str, typer.Option("--commitment")],
-        dv: Annotated[str, typer.Option("--dv")],
-        session: Annotated[int, typer.Option("--session", min=1)],
+        event: Annotated[str, typer.Option("--event", help="The event name (exact text).")],
+        key_file: Annotated[
+            Path, typer.Option("--key-file", help="The secret key file (64 hex digits).")
+        ],
+        commitment_hex: Annotated[
+            str, typer.Option("--commitment", help="The commitment published before the event.")
+        ],
+        dv: Annotated[str, typer.Option("--dv", help="The delayed value (UTF-8, byte-exact).")],
+        session: Annotated[
+            int, typer.Option("--session", min=1, help="Session number (1 or more).")
+        ],
         files: Annotated[list[Path], typer.Argument(help="Board files of this session.")],
+        boards: Annotated[
+            str | None,
+            typer.Option("--boards", "-n", help="The boards each file must hold: N or A-B."),
+        ] = None,
     ) -> None:
-        """Check the commitment and regenerate the boards in FILES (exit 0 = all match)."""
+        """Check the commitment and regenerate the boards in FILES (exit 0 = all match).
+
+        Without --boards every board found in a file is checked; with it, each
+        file must hold exactly those boards (and .txt files are numbered from
+        its first board).
+
+        \b
+        Example:
+          croupier boards verify --event "Club Cup" --key-file cup.key \\
+              --commitment 2492166a... --dv "15234.56" --session 1 --boards 1-16 cup1.pbn
+        """
+        from croupier.tournament.boards import parse_board_range
         from croupier.tournament.verifiable import make_boards, verify_commitment
 
         key = _key_from_file(key_file)
+        plan = parse_board_range(boards) if boards is not None else None
         if not verify_commitment(key, event, commitment_hex):
             typer.echo(f"FAIL the key in {key_file.name} does not match the commitment")
             raise typer.Exit(1)
         typer.echo("OK   commitment matches")
         failures = 0
         for path in files:
-            found = _read_board_file(path)
-            numbers = sorted({b.number for b in found})
+            found = _read_board_file(path, plan[0] if plan is not None else 1)
+            numbers = plan if plan is not None else sorted({b.number for b in found})
             expected = make_boards(key, event, dv.encode("utf-8"), session, numbers)
             problems = _compare(expected, found, path.name)
-            for line in problems:
-                typer.echo(f"FAIL {line}")
-            if problems:
-                failures += 1
-            else:
-                typer.echo(f"OK   {path.name}: {len(expected)} boards match")
-        if failures:
-            typer.echo(f"{failures} of {len(files)} file(s) do not match")
-            raise typer.Exit(1)
-        typer.echo(f"all {len(files)} file(s) match")
+            if not found:
+                problems = [f"{path.name}: no boards in the file"]
+            failures += not _report(problems, f"{path.name}: {len(expected)} boards match")
+        _summary(failures, len(files))
 
     app.add_typer(bd, name="boards")
 

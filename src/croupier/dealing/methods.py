@@ -13,7 +13,7 @@ method              how                                                         
 ==================  ==========================================================  ==============
 ``optimal``         one uniform integer in ``[0, M)``, then unranked            95.44 (log2 M)
 ``block``           full Fisher–Yates shuffle, consecutive slices (seed 001)    225.6 (log2 52!)
-``round-robin``     full shuffle, one card at a time to each hand in turn       225.6
+``round-robin``     full shuffle, one card at a time to each pile in turn       225.6
 ``proportional``    card by card, pile chosen in proportion to its open slots  225.6
 ``interval``        card by card, coin-flip binary search, stops when known     about 227
 ``fraction``        partial Fisher–Yates of the cards needed, one random        193.1
@@ -100,11 +100,13 @@ def deal_block(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
 def deal_round_robin(
     sizes: Sequence[int], chooser: Chooser, hands: int | None = None
 ) -> MethodResult:
-    """Shuffle the whole deck, then deal one card at a time to each hand in turn.
+    """Shuffle the whole deck, then deal one card at a time to each pile in turn.
 
-    The first ``hands`` piles (all but a last remainder pile by default) are
-    dealt round-robin, skipping hands that are full; any later piles (a board,
-    the stock) take the next cards in blocks, as at a real table.
+    The first ``hands`` piles (by default every pile, shared piles and the
+    remainder included, which is what :func:`croupier.dealing.deal` uses) are
+    dealt round-robin, skipping piles that are full; any later piles take the
+    next cards in blocks, as a board or a stock does at a real table.  Any
+    fixed way of handing out a uniformly shuffled deck is exactly uniform.
 
     >>> from croupier.randomness import ScriptedChooser
     >>> deal_round_robin((2, 2), ScriptedChooser([0, 0, 0]))[0]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 
 from croupier.errors import CroupierError, FileFormatError
@@ -74,10 +75,13 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
     boards: list[Board] = []
     for row in reader:
         where = f"{source} line {reader.line_num}"
+        raw_number = (row["board"] or "").strip()
+        if not re.fullmatch(r"[0-9]+", raw_number):
+            raise FileFormatError(f"{where}: board {raw_number!r} is not a board number")
         try:
-            number = int(row["board"])
+            number = int(raw_number)
             hands = parse_pbn_deal(
-                "N:" + " ".join(row[s] for s in ("north", "east", "south", "west"))
+                "N:" + " ".join(row[s] or "-" for s in ("north", "east", "south", "west"))
             )
             n, e, s, w = hands
             frozen = (tuple(n), tuple(e), tuple(s), tuple(w))

@@ -13,7 +13,7 @@ format      extension  module
 ==========  =========  ===============================================
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board
+>>> from croupier.tournament.boards import Board, BoardRangeError
 >>> data = render_boards([Board.standard(1, goedel_unrank(5))], "lines")
 >>> read_boards(data, "lines")[0].goedel is None, format_for_path("S1.PBN")
 (True, 'pbn')
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from croupier.errors import FileFormatError
-from croupier.tournament.boards import Board
+from croupier.tournament.boards import Board, BoardRangeError
 
 __all__ = ["BOARD_FORMATS", "EXTENSIONS", "format_for_path", "read_boards", "render_boards"]
 
@@ -107,13 +107,26 @@ def render_boards(
     return format_hand_record_html(boards, title=title).encode("utf-8")
 
 
-def read_boards(data: bytes, fmt: str, *, source: str = "<file>") -> list[Board]:
+def read_boards(
+    data: bytes, fmt: str, *, source: str = "<file>", first_board: int = 1
+) -> list[Board]:
     """Parse file bytes in format ``fmt`` into boards (``html`` cannot be read).
+
+    Text is UTF-8; a PBN file that is not UTF-8 is read as ISO 8859-1, the
+    character set of PBN 2.1.  ``lines`` files carry no board numbers: their
+    boards are numbered from ``first_board``.
 
     >>> read_boards(b"", "pbn")
     []
     """
     fmt = _check(fmt)
+    try:
+        return _read(data, fmt, source, first_board)
+    except BoardRangeError as exc:  # a board number out of range, found below the parsers
+        raise FileFormatError(f"{source}: {exc}") from None
+
+
+def _read(data: bytes, fmt: str, source: str, first_board: int) -> list[Board]:
     if fmt == "dup":
         from croupier.formats.dup import parse_dup_file
 
@@ -121,7 +134,9 @@ def read_boards(data: bytes, fmt: str, *, source: str = "<file>") -> list[Board]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise FileFormatError(f"{source}: not UTF-8 text") from None
+        if fmt != "pbn":
+            raise FileFormatError(f"{source}: not UTF-8 text") from None
+        text = data.decode("latin-1")
     if fmt == "pbn":
         from croupier.formats.pbn import parse_pbn_file
 
@@ -141,5 +156,5 @@ def read_boards(data: bytes, fmt: str, *, source: str = "<file>") -> list[Board]
     if fmt == "lines":
         from croupier.formats.board_csv import parse_board_lines
 
-        return parse_board_lines(text, source=source)
+        return parse_board_lines(text, first_board=first_board, source=source)
     raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")

@@ -23,7 +23,7 @@ dealing machine, so the parser reports but does not require it.  See
 ``docs/file-formats.md``.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board
+>>> from croupier.tournament.boards import Board, consecutive_numbers
 >>> text = format_dlm_file([Board.standard(1, goedel_unrank(0))])
 >>> text.splitlines()[3]
 'Board 01=aaaaaabffffffkkkkkklpppppp015'
@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from croupier.cards import Card
 from croupier.errors import FileFormatError
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
-from croupier.tournament.boards import Board
+from croupier.tournament.boards import Board, consecutive_numbers
 
 __all__ = ["dlm_board_value", "dlm_check_number", "format_dlm_file", "parse_dlm_file"]
 
@@ -82,19 +82,13 @@ def format_dlm_file(boards: Sequence[Board]) -> str:
     >>> format_dlm_file([Board.standard(5, goedel_unrank(0))]).splitlines()[:3]
     ['[Document]', 'From Board=5', 'To Board=5']
     """
-    if not boards:
-        raise FileFormatError("a DLM file needs at least one board")
-    low, high = boards[0].number, boards[-1].number
-    if [b.number for b in boards] != list(range(low, high + 1)):
-        raise FileFormatError(
-            f"DLM files hold consecutive boards; got {[b.number for b in boards]!r}"
-        )
+    low, high = consecutive_numbers(boards, "DLM")
     lines = ["[Document]", f"From Board={low}", f"To Board={high}"]
     lines += [f"Board {b.number:02d}={dlm_board_value(b.hands, b.number)}" for b in boards]
     return "\r\n".join(lines) + "\r\n"
 
 
-_BOARD_RE = re.compile(r"^Board\s+(\d+)\s*=\s*([a-p]{26})(\d{3})?\s*$", re.IGNORECASE)
+_BOARD_RE = re.compile(r"^Board\s+([0-9]+)\s*=\s*([a-p]{26})([0-9]{3})?\s*$", re.IGNORECASE)
 
 
 def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:

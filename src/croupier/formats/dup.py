@@ -21,7 +21,7 @@ writes the IBM PC (code page 437) glyph codes ``♠ 06``, ``♥ 03``, ``♦ 04``
 verified.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board
+>>> from croupier.tournament.boards import Board, consecutive_numbers
 >>> data = format_dup_file([Board.standard(1, goedel_unrank(0))])
 >>> len(data), data[:6], data[-10:]
 (156, b'010203', b'YN1  1 1  ')
@@ -37,7 +37,7 @@ from croupier.cards import Card
 from croupier.errors import FileFormatError
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
-from croupier.tournament.boards import Board
+from croupier.tournament.boards import Board, consecutive_numbers
 
 __all__ = ["DUP_RECORD_BYTES", "DUP_SUIT_BYTES", "format_dup_file", "parse_dup_file"]
 
@@ -70,13 +70,7 @@ def format_dup_file(
     >>> len(data), data[146:156]
     (312, b'YN17 1 18 ')
     """
-    if not boards:
-        raise FileFormatError("a DUP file needs at least one board")
-    low, high = boards[0].number, boards[-1].number
-    if [b.number for b in boards] != list(range(low, high + 1)):
-        raise FileFormatError(
-            f"DUP files hold consecutive boards; got board numbers {[b.number for b in boards]!r}"
-        )
+    low, high = consecutive_numbers(boards, "DUP")
     if not 1 <= copies <= 99:
         raise FileFormatError(f"copies {copies} out of range; expected 1..99")
     trailer = (
@@ -133,7 +127,7 @@ def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
                 )
         trailer = record[146:].decode("ascii", "replace")
         low_text = trailer[2:5].strip()
-        if not low_text.isdigit():
+        if not (low_text.isascii() and low_text.isdigit()):
             raise FileFormatError(f"{where}: bad lowest board {trailer[2:5]!r} in {trailer!r}")
         number = int(low_text) + i // DUP_RECORD_BYTES
         n, e, s, w = hands

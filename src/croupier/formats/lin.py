@@ -38,7 +38,7 @@ __all__ = ["format_lin_board", "format_lin_file", "parse_lin_file"]
 
 _LIN_SEATS = "SWNE"  # md order; dealer digit d means _LIN_SEATS[d - 1]
 _VUL_TO_LIN = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
-_LIN_TO_VUL = {v: k for k, v in _VUL_TO_LIN.items()}
+_LIN_TO_VUL = {v: k for k, v in _VUL_TO_LIN.items()} | {"0": "None"}  # some files write 0
 _SEAT_INDEX = {s: i for i, s in enumerate("NESW")}
 
 
@@ -112,11 +112,11 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         except CroupierError as exc:
             raise FileFormatError(f"{where}: {exc}") from None
         label = pairs.get("ah", "")
-        m = re.search(r"(\d+)", label)
+        m = re.search(r"([0-9]+)", label)
         number = int(m.group(1)) if m else len(boards) + 1
         vul_code = pairs.get("sv", "").strip().lower()
         if vul_code and vul_code not in _LIN_TO_VUL:
-            raise FileFormatError(f"{where}: bad sv {vul_code!r}; expected o, n, e or b")
+            raise FileFormatError(f"{where}: bad sv {vul_code!r}; expected o (or 0), n, e or b")
         vul = _LIN_TO_VUL[vul_code] if vul_code else vulnerability(number)
         seat = _LIN_SEATS[int(md[0]) - 1] if md[0] in "1234" else dealer(number)
         n, e, s, w = hands

@@ -14,7 +14,8 @@ what Big Deal 2.0 writes, so files can be compared with its output.
 
 Import reads any PBN file: tag pairs (one or more per line), ``%``
 directives, ``;`` and ``{…}`` comments, and skips auction and play sections.
-A game is a run of tags ended by a blank line; every game with a ``Deal``
+A game is a run of tags ended by a blank line (or by a tag the game already
+has, for files that leave the blank lines out); every game with a ``Deal``
 tag becomes a :class:`~croupier.tournament.boards.Board`.
 
 >>> from croupier.tournament.boards import Board
@@ -163,6 +164,9 @@ def parse_pbn_games(text: str, *, source: str = "<pbn>") -> list[PbnGame]:
         if not line.strip().startswith("["):
             continue  # auction, play or other section data
         for m in _TAG_RE.finditer(line):
+            if m.group(1) in current:  # a tag appears once per game: this one starts the next
+                games.append(PbnGame(current, start))
+                current = {}
             if not current:
                 start = lineno
             current[m.group(1)] = _unescape(m.group(2))
@@ -193,7 +197,7 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
             continue
         where = f"{source} line {game.line}"
         raw_number = tags.get("Board", "").strip()
-        if not raw_number.isdigit() or not 1 <= int(raw_number) <= 999:
+        if not re.fullmatch(r"[0-9]+", raw_number) or not 1 <= int(raw_number) <= 999:
             raise FileFormatError(f"{where}: Board tag {raw_number!r} is not a board number")
         number = int(raw_number)
         try:

@@ -8,7 +8,7 @@ True
 from croupier.errors import EntropyExhaustedError
 from croupier.randomness.entropy import EntropySource, EntropySpecError
 from croupier.randomness.numpy_source import NumpySource
-from croupier.randomness.options import make_source
+from croupier.randomness.options import make_source, seed_warning, source_note
 from croupier.randomness.seeded import SEEDED_STREAM_ID, SeededSource, parse_seed
 from croupier.randomness.source import BitSource, BufferedBitSource, OsRandomSource, RandomSource
 from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID, Chooser, UniformSampler
@@ -41,4 +41,6 @@ __all__ = [
     "exact_distribution_truncated",
     "make_source",
     "parse_seed",
+    "seed_warning",
+    "source_note",
 ]

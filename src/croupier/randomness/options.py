@@ -15,7 +15,7 @@ from croupier.randomness.entropy import EntropySource
 from croupier.randomness.seeded import SeededSource
 from croupier.randomness.source import OsRandomSource, RandomSource
 
-__all__ = ["make_source"]
+__all__ = ["make_source", "seed_warning", "source_note"]
 
 
 def make_source(
@@ -46,3 +46,42 @@ def make_source(
     if entropy is not None:
         return EntropySource.parse(entropy)
     return OsRandomSource()
+
+
+def source_note(source: RandomSource) -> str:
+    """Where the randomness came from, worded for a note on stderr.
+
+    >>> source_note(make_source())
+    'from the OS CSPRNG (not reproducible)'
+    >>> source_note(make_source(seed="x"))
+    'from the seed: reproducible, and only as secret as the seed'
+    >>> source_note(make_source(entropy="coins:HT"))
+    'from your entropy: only as secret as your coin flips'
+    """
+    if source.kind == "os-csprng":
+        return "from the OS CSPRNG (not reproducible)"
+    if source.kind == "seeded":
+        return "from the seed: reproducible, and only as secret as the seed"
+    if isinstance(source, EntropySource):
+        return f"from your entropy: only as secret as your {source.unit}s"
+    return f"from {source.describe()}"
+
+
+def seed_warning(source: RandomSource, log2_outcomes: float, outcomes: str) -> str | None:
+    """A warning when a seed is too short to reach every outcome, else ``None``.
+
+    ``log2_outcomes`` is log2 of the number of outcomes and ``outcomes``
+    names them (``"52! ~ 2^225.6 orders"``).
+
+    >>> seed_warning(make_source(seed="42"), 225.58, "52! ~ 2^225.6 orders")
+    'the seed has at most 16 bits, so it can reach at most 2^16 of the 52! ~ 2^225.6 orders: \
+reproducible, but only as secret as the seed'
+    >>> seed_warning(make_source(), 225.58, "orders") is None
+    True
+    """
+    if isinstance(source, SeededSource) and source.seed_bits < log2_outcomes:
+        return (
+            f"the seed has at most {source.seed_bits} bits, so it can reach at most "
+            f"2^{source.seed_bits} of the {outcomes}: reproducible, but only as secret as the seed"
+        )
+    return None

@@ -130,12 +130,20 @@ class BufferedBitSource(BitSource):
         return out
 
 
-_fork_generation = 0
+fork_generation = 0
+"""How many times this process's ancestry has forked since croupier was imported.
+
+Incremented in every forked child (:func:`os.register_at_fork`).  Holders of
+OS randomness (:class:`OsRandomSource`'s blocks, the leftover state of
+:class:`~croupier.randomness.uniform.UniformSampler`) compare it with the value
+they saw last and drop what they hold when it changed, so a parent and its
+child never hand out the same bits.
+"""
 
 
 def _after_fork_in_child() -> None:
-    global _fork_generation
-    _fork_generation += 1
+    global fork_generation
+    fork_generation += 1
 
 
 if hasattr(os, "register_at_fork"):
@@ -165,15 +173,15 @@ class OsRandomSource(BufferedBitSource):
         self._block_bytes = block_bytes
         self._bytes = b""
         self._pos = 0
-        self._generation = _fork_generation
+        self._generation = fork_generation
 
     def _check_fork(self) -> None:
-        if self._generation != _fork_generation:  # forked: drop the parent's bits
-            self._generation = _fork_generation
+        if self._generation != fork_generation:  # forked: drop the parent's bits
+            self._generation = fork_generation
             self._bytes, self._pos, self._buf, self._nbuf = b"", 0, 0, 0
 
     def _take_bytes(self, nbytes: int) -> bytes:
-        if self._generation != _fork_generation:
+        if self._generation != fork_generation:
             self._check_fork()
         pos = self._pos
         end = pos + nbytes
@@ -196,7 +204,7 @@ class OsRandomSource(BufferedBitSource):
     def _random_bits(self, k: int) -> int:
         if k >= 64:
             return int.from_bytes(self._take_bytes((k + 7) >> 3), "big") >> (-k & 7)
-        if self._generation != _fork_generation:
+        if self._generation != fork_generation:
             self._check_fork()
         return super()._random_bits(k)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Protocol, runtime_checkable
 
+import croupier.randomness.source as _source_module
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness.source import RandomSource
 
@@ -56,6 +57,12 @@ class UniformSampler:
     leftover after every draw (each draw is then an independent Fast-Dice-Roller
     style draw costing at most about ``log2(n) + 2`` bits on average).
 
+    The held randomness is fork-safe: when the source is not reproducible
+    (the OS CSPRNG), a forked child forgets it before its first draw, so
+    parent and child never answer from the same leftover bits.  (A
+    reproducible source, like a seeded stream, continues identically in
+    both: that is what reproducible means.)
+
     >>> from croupier.randomness.seeded import SeededSource
     >>> s = UniformSampler(SeededSource("doc"), margin_bits=32)
     >>> all(0 <= s.below(10) < 10 for _ in range(100))
@@ -65,7 +72,7 @@ class UniformSampler:
     True
     """
 
-    __slots__ = ("_m", "_v", "margin_bits", "recycle", "source")
+    __slots__ = ("_generation", "_m", "_v", "margin_bits", "recycle", "source")
 
     def __init__(self, source: RandomSource, *, margin_bits: int = 0, recycle: bool = True) -> None:
         if margin_bits < 0:
@@ -75,6 +82,7 @@ class UniformSampler:
         self.recycle = recycle
         self._v = 0
         self._m = 1
+        self._generation = _source_module.fork_generation
 
     @property
     def bits_used(self) -> float:
@@ -101,6 +109,10 @@ class UniformSampler:
             raise CroupierError(f"cannot draw below {n}: the range [0, {n}) is empty")
         if n == 1:
             return 0
+        if self._generation != _source_module.fork_generation:  # forked since the last draw
+            self._generation = _source_module.fork_generation
+            if not self.source.reproducible:
+                self._v, self._m = 0, 1
         v, m = self._v, self._m
         target = n << self.margin_bits if self.margin_bits else n
         while True:

@@ -90,24 +90,7 @@ def exact_distribution(
     >>> exact_distribution(pick_one_of_three)
     {'a': Fraction(1, 3), 'b': Fraction(1, 3), 'c': Fraction(1, 3)}
     """
-    result: dict[T, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    leaves = 0
-    while stack:
-        script, weight = stack.pop()
-        try:
-            outcome = algorithm(ScriptedChooser(script))
-        except _NeedChoice as need:
-            share = weight / need.n
-            stack.extend(((*script, v), share) for v in range(need.n - 1, -1, -1))
-            continue
-        leaves += 1
-        if leaves > max_leaves:
-            raise WalkTooLargeError(
-                f"more than {max_leaves} random paths; use a smaller case or raise max_leaves"
-            )
-        result[outcome] = result.get(outcome, Fraction(0)) + weight
-    return dict(sorted(result.items(), key=lambda kv: repr(kv[0])))
+    return _walk(algorithm, None, max_leaves)[0]
 
 
 def exact_distribution_truncated(
@@ -129,6 +112,13 @@ def exact_distribution_truncated(
     >>> done[0], left
     (Fraction(5, 16), Fraction(1, 16))
     """
+    return _walk(algorithm, max_choices, max_leaves)
+
+
+def _walk(
+    algorithm: Callable[[Chooser], T], max_choices: int | None, max_leaves: int
+) -> tuple[dict[T, Fraction], Fraction]:
+    """Walk the decision tree (down to ``max_choices`` choices, or all of it for ``None``)."""
     result: dict[T, Fraction] = {}
     unfinished = Fraction(0)
     stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
@@ -138,7 +128,7 @@ def exact_distribution_truncated(
         try:
             outcome = algorithm(ScriptedChooser(script))
         except _NeedChoice as need:
-            if len(script) >= max_choices:
+            if max_choices is not None and len(script) >= max_choices:
                 unfinished += weight
                 continue
             share = weight / need.n

@@ -71,15 +71,17 @@ def ripemd160(data: bytes) -> bytes:
 def _as_bytes(value: str | bytes, what: str) -> bytes:
     if isinstance(value, bytes):
         return value
-    if isinstance(value, str):
-        return value.encode("utf-8")
+    if isinstance(value, str):  # command-line bytes that are not UTF-8 come back unchanged
+        return value.encode("utf-8", "surrogateescape")
     raise SeedError(f"{what} must be text or bytes, got {type(value).__name__}")
 
 
 def seed_from_entropy(parts: Iterable[str | bytes]) -> bytes:
     """The seed of ``bigdealx -e P1 -e P2 …``: RIPEMD-160 of the parts concatenated.
 
-    Text is encoded as UTF-8.  ``["hel", "lo"]`` gives the same seed as ``["hello"]``.
+    Text is encoded as UTF-8 (undecodable command-line bytes, held as surrogate
+    escapes, are restored byte for byte).  ``["hel", "lo"]`` gives the same seed
+    as ``["hello"]``.
 
     >>> seed_from_entropy(["hel", "lo"]) == seed_from_entropy(["hello"])
     True

@@ -33,6 +33,7 @@ __all__ = [
     "VULNERABILITIES",
     "Board",
     "BoardRangeError",
+    "consecutive_numbers",
     "dealer",
     "parse_board_list",
     "parse_board_range",
@@ -101,7 +102,7 @@ def vulnerability(board: int) -> str:
     return _VUL_CYCLE[board % 16]
 
 
-_RANGE_RE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
 
 
 def parse_board_range(text: str, *, bare_count: bool = True) -> range:
@@ -147,6 +148,27 @@ def parse_board_list(text: str) -> list[range]:
             f"bad board list {text!r}; expected ranges separated by commas, like '1-16,17-32'"
         )
     return [parse_board_range(p) for p in parts]
+
+
+def consecutive_numbers(boards: Sequence[Board], what: str) -> tuple[int, int]:
+    """The lowest and highest board number of ``boards``, which must be consecutive and ascending.
+
+    File formats that store only the first board number (DUP, DLM) need this.
+
+    >>> consecutive_numbers([Board.standard(n, ([], [], [], [])) for n in (17, 18)], "DUP")
+    (17, 18)
+    >>> consecutive_numbers([Board.standard(n, ([], [], [], [])) for n in (1, 3)], "DUP")
+    Traceback (most recent call last):
+    ...
+    croupier.tournament.boards.BoardRangeError: DUP files hold consecutive boards; got [1, 3]
+    """
+    if not boards:
+        raise BoardRangeError(f"a {what} file needs at least one board")
+    numbers = [b.number for b in boards]
+    low, high = numbers[0], numbers[-1]
+    if numbers != list(range(low, high + 1)):
+        raise BoardRangeError(f"{what} files hold consecutive boards; got {numbers!r}")
+    return low, high
 
 
 def _freeze(hands: Sequence[Sequence[Card]]) -> Hands:

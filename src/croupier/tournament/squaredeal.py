@@ -76,7 +76,7 @@ def _sqd_error(source: str, lineno: int, message: str) -> SquareDealError:
 # --------------------------------------------------------------------------- phases
 def _expand_boards(spec: str) -> str:
     """Turn ``3x7`` into ``1-7,8-14,15-21``; other specs are returned unchanged."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
+    m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", spec)
     if m is None:
         return spec.strip()
     count, size = int(m.group(1)), int(m.group(2))
@@ -131,7 +131,7 @@ class Phase:
                 "like '2:1-16,17-32:OPRR##:Open pairs round #'"
             )
         sessions, boards, prefix, description = parts
-        if not sessions.strip().isdigit():
+        if not re.fullmatch(r"[0-9]+", sessions.strip()):
             raise SquareDealError(
                 f"bad phase {text!r}: the number of sessions {sessions!r} must be a whole "
                 "number (0 for a variable number of sessions)"
@@ -250,10 +250,10 @@ def check_delayed_value(value: str) -> None:
     ...
     croupier.tournament.squaredeal.SquareDealError: bad delayed value '7 ': ...
     """
-    if not value or value != value.rstrip() or "\n" in value or "\r" in value:
+    if not value or value != value.strip() or "\n" in value or "\r" in value:
         raise SquareDealError(
-            f"bad delayed value {value!r}: it must be one non-empty line without trailing "
-            "whitespace (it is stored and used byte for byte)"
+            f"bad delayed value {value!r}: it must be one non-empty line without leading or "
+            "trailing whitespace (it is stored and used byte for byte)"
         )
 
 
@@ -276,6 +276,7 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
     dv: str | None = None
     kh: str | None = None
     phases: list[Phase] = []
+    seen: dict[str, int] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         if not line.strip() or line.startswith("#"):
@@ -289,6 +290,13 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
                 f"unknown line {line!r}; expected '# comment' or a line starting with "
                 "TN, DI, DV, SN or KH and a space",
             )
+        if code != "SN" and code in seen:
+            raise _sqd_error(
+                source,
+                lineno,
+                f"a second {code} line (the first is line {seen[code]}); an event has one of each",
+            )
+        seen[code] = lineno
         if code == "TN":
             name = rest.rstrip()
         elif code == "DI":
@@ -371,7 +379,7 @@ def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
         line = raw.rstrip("\r")
         if not line.strip():
             continue
-        m = re.fullmatch(r"(\d+),(\d+):(.*)", line)
+        m = re.fullmatch(r"([0-9]+),([0-9]+):(.*)", line)
         if m is None or not _KEY_RE.match(m.group(3)):
             raise _sqd_error(
                 source,
@@ -491,7 +499,7 @@ def _parse_numbers(text: str, limit: int | None, what: str) -> list[int]:
         return list(range(1, limit + 1))
     out: list[int] = []
     for part in text.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
         if m is None:
             raise SquareDealError(f"bad number list {text!r}; expected '*', N, A-B or a list")
         low, high = int(m.group(1)), int(m.group(2) or m.group(1))
@@ -563,7 +571,7 @@ def match_session_file(event: SquareDealEvent, file_name: str) -> SessionRef:
             width = m_run.end() - m_run.start()
             pattern = (
                 re.escape(phase.prefix[: m_run.start()])
-                + r"(\d+)"
+                + r"([0-9]+)"
                 + re.escape(phase.prefix[m_run.end() :] + suffix)
             )
             m = re.fullmatch(pattern, stem)

@@ -1,0 +1,6 @@
+"""``python -m croupier`` runs the ``croupier`` program."""
+
+from croupier.cli.app import main
+
+if __name__ == "__main__":
+    main()
