@@ -117,7 +117,9 @@ def test_merge_step_turns_uniform_halves_into_a_uniform_whole(a: int, b: int) ->
     assert {w / halves for w in weight.values()} == {Fraction(1, math.factorial(a + b))}
 
 
-@pytest.mark.parametrize(("n", "depth"), [(2, 12), (3, 14), (4, 16), (5, 12)])
+@pytest.mark.parametrize(
+    ("n", "depth"), [(0, 1), (1, 1), (2, 12), (3, 14), (4, 16), (5, 12), (6, 16)]
+)
 def test_rao_sandelius_is_exactly_uniform_with_unfinished_mass(n: int, depth: int) -> None:
     done, unfinished = exact_distribution_truncated(
         lambda c: tuple(rao_sandelius(range(n), c)), depth
@@ -125,7 +127,7 @@ def test_rao_sandelius_is_exactly_uniform_with_unfinished_mass(n: int, depth: in
     assert set(done) == set(itertools.permutations(range(n)))
     assert len(set(done.values())) == 1  # equal at every depth => uniform in the limit
     assert sum(done.values()) + unfinished == 1
-    assert unfinished < 1
+    assert unfinished < 1 and (unfinished == 0) == (n <= 1)
 
 
 def test_rao_sandelius_three_piles_and_argument_check() -> None:
@@ -230,13 +232,21 @@ def test_swap_with_any_on_three_cards_exact_deviation() -> None:
     assert dist[(0, 2, 1)] == dist[(1, 0, 2)] == dist[(1, 2, 0)] == Fraction(5, 27)
 
 
-def test_poker_1999_last_card_never_stays() -> None:
-    n = 5
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_poker_1999_exact_deviation(n: int) -> None:
     dist = _dist(flawed.poker_1999_shuffle, n)
-    assert sum(dist.values()) == 1
+    brute: Counter[tuple[int, ...]] = Counter()  # the published loop, 1-based, by hand
+    for rs in itertools.product(range(n - 1), repeat=n):
+        card = [None, *range(n)]
+        for ctr in range(1, n + 1):
+            random_number = rs[ctr - 1] + 1  # random(n-1) + 1: never n
+            card[ctr], card[random_number] = card[random_number], card[ctr]
+        brute[tuple(card[1:])] += 1  # type: ignore[arg-type]
+    assert dist == {k: Fraction(v, (n - 1) ** n) for k, v in brute.items()}
     assert all(arr[n - 1] != n - 1 for arr in dist)  # the last card always moves
     assert len(dist) < math.factorial(n)
-    assert max(dist.values()) > Fraction(1, math.factorial(n))
+    if n == 3:  # 8 paths on 6 orders: four orders 1/4 each, two never
+        assert sorted(dist.values()) == [Fraction(1, 4)] * 4
     assert flawed.poker_1999_shuffle("a", ScriptedChooser([])) == ["a"]
 
 
@@ -270,10 +280,16 @@ def test_modulo_bias_exact_against_enumeration() -> None:
         flawed.ModuloBiasedChooser(ScriptedChooser([]), bits=0)
 
 
-def test_random_comparator_sort_is_biased() -> None:
-    dist = _dist(flawed.random_comparator_sort, 3)
-    assert sum(dist.values()) == 1 and len(dist) == 6
-    assert max(dist.values()) >= 2 * min(dist.values())
+@pytest.mark.parametrize("n", [3, 4])
+def test_random_comparator_sort_is_biased(n: int) -> None:
+    # Every comparison is a coin flip and the sort makes a bounded number of them, so every
+    # probability is a multiple of a power of 1/2, and 1/n! (n >= 3) never is: no sorting
+    # algorithm driven by a fair coin comparator can be uniform.  The exact deviation:
+    dist = _dist(flawed.random_comparator_sort, n)
+    assert sum(dist.values()) == 1 and len(dist) == math.factorial(n)
+    assert all(p.denominator & (p.denominator - 1) == 0 for p in dist.values())  # dyadic
+    assert Fraction(1, math.factorial(n)) not in set(dist.values())
+    assert max(dist.values()) >= 4 * min(dist.values())  # e.g. 3/8 against 1/16 on 3 items
 
 
 def test_open_players_deal_is_biased_exactly() -> None:
@@ -288,11 +304,32 @@ def test_open_players_deal_is_biased_exactly() -> None:
         flawed.uniform_among_open_players_deal("abc", [2, 2], ScriptedChooser([]))
 
 
-def test_randomize_list_reaches_few_arrangements() -> None:
-    n = 6
-    dist = exact_distribution(lambda c: tuple(flawed.randomize_list_shuffle(range(n), c, rounds=3)))
-    assert sum(dist.values()) == 1
-    assert len(dist) <= n**3 and len(dist) < math.factorial(n)
+def _seed_000_randomize_list(items: list[int], ks: Sequence[int]) -> list[int]:
+    """Seed 000's randomizeList written out directly: cut (k mod n), then interweave halves."""
+    for k in ks:
+        k %= len(items)
+        items = items[k:] + items[:k]
+        half = len(items) // 2
+        a, b = items[:half], items[half:]
+        woven = [x for pair in zip(a, b, strict=False) for x in pair]
+        items = woven + a[len(b) :] + b[len(a) :]
+    return items
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_randomize_list_exact_deviation(n: int) -> None:
+    rounds = 3
+    dist = exact_distribution(
+        lambda c: tuple(flawed.randomize_list_shuffle(range(n), c, rounds=rounds))
+    )
+    brute: Counter[tuple[int, ...]] = Counter()
+    for ks in itertools.product(range(n), repeat=rounds):
+        brute[tuple(_seed_000_randomize_list(list(range(n)), ks))] += 1
+    assert dist == {k: Fraction(v, n**rounds) for k, v in brute.items()}
+    # n**3 equally likely paths cannot fall evenly on n! orders (n! does not divide n**3)
+    assert set(dist.values()) != {Fraction(1, math.factorial(n))}
+    if n >= 5:
+        assert len(dist) < math.factorial(n)  # most orders can never appear
     assert flawed.randomize_list_shuffle([1], ScriptedChooser([])) == [1]
 
 

@@ -347,6 +347,13 @@ def test_set_dv_refuses_surrounding_whitespace(cli: CliRunner, syn: Path) -> Non
     assert sqd.read_bytes() == before
 
 
+def test_boards_option_only_for_question_mark_phases(cli: CliRunner, syn: Path) -> None:
+    r = cli(["squaredeal", "make", str(syn / "SYN.sqd"), "--keys", str(syn / "SYN.sqk"),
+             "--sessions", "3/1", "--boards", "1-5", "--out", str(syn)])  # fmt: skip
+    assert r.code == 2 and "applies only to phases whose board spec is '?'" in r.err
+    assert not (syn / "ONE.pbn").exists()
+
+
 def test_session_spec_digits_are_ascii(cli: CliRunner, syn: Path) -> None:
     r = cli(["squaredeal", "make", str(syn / "SYN.sqd"), "--keys", str(syn / "SYN.sqk"),
              "--sessions", "\u0662/1"])  # fmt: skip

@@ -279,14 +279,25 @@ def register(app: typer.Typer) -> None:
 
         layout = _layout(game, players, hands, deck)
         scheme = _check_scheme(layout, scheme)
+        from croupier.ranking.schemes import get_scheme
+
         text = number.strip().replace("_", "").replace(",", "")
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise RankingError(
                 f"bad deal number {number!r}; expected a non-negative decimal integer"
             )
-        deal = deal_from_number(layout, int(text), scheme)
+        base = get_scheme(scheme).base
+        top = base + layout.count - 1
+        digits = text.lstrip("0") or "0"
+        if len(digits) > len(str(top)):  # too long to be in range (and to convert quickly)
+            shown = f"{digits[:20]}... ({len(digits)} digits)" if len(digits) > 40 else digits
+            raise RankingError(
+                f"deal number {shown} out of range for scheme {scheme!r}; expected "
+                f"{base} <= number <= {top}"
+            )
+        deal = deal_from_number(layout, int(digits), scheme)
         if as_json:
-            _echo_number_json(int(text), scheme, deal)
+            _echo_number_json(int(digits), scheme, deal)
         elif layout.bridge_like:
             typer.echo(format_pbn_deal(deal.piles))
         else:

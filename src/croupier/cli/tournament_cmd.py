@@ -400,6 +400,11 @@ def _squaredeal_commands(app: typer.Typer) -> None:
         key_set = _load_keys(event, keys, sqd.name)
         refs = parse_session_spec(event, sessions, reserve=reserve)
         override = parse_board_range(boards) if boards is not None else None
+        if override is not None and all(event.phase(r.phase).boards != "?" for r in refs):
+            raise SquareDealError(
+                f"--boards {boards!r} applies only to phases whose board spec is '?'; the "
+                "sessions chosen have their boards in the .sqd"
+            )
         planned: list[tuple[Path, list[Board], SessionRef]] = []
         for ref in refs:
             phase = event.phase(ref.phase)

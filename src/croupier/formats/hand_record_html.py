@@ -4,7 +4,8 @@ Each board shows North at the top, West and East at the sides and South at
 the bottom; the centre names the board, the dealer and the vulnerability.
 Suits use their symbols, hearts and diamonds in red.  Boards are laid out in
 two columns, ``per_page`` boards to a printed page (a page break follows each
-group), so a director can print the file straight from a browser.
+group, and every page repeats the title), so a director can print the file
+straight from a browser.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.tournament.boards import Board
@@ -31,7 +32,7 @@ _VUL_TEXT = {"None": "None", "NS": "N-S", "EW": "E-W", "All": "All"}
 
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1cm; }
-h1 { font-size: 14pt; margin: 0 0 0.4cm 0; }
+h1 { font-size: 14pt; margin: 0; grid-column: 1 / -1; }
 .page { display: grid; grid-template-columns: 1fr 1fr; gap: 0.6cm 1cm; }
 .page + .page { break-before: page; page-break-before: always; margin-top: 0.6cm; }
 .board { border: 1px solid #888; padding: 0.25cm; break-inside: avoid; }
@@ -88,10 +89,11 @@ def format_hand_record_html(
     pages = []
     for i in range(0, len(boards), per_page):
         body = "\n".join(_board_html(b) for b in boards[i : i + per_page])
-        pages.append(f'<section class="page">\n{body}\n</section>')
+        pages.append(f'<section class="page">\n<h1>{safe_title}</h1>\n{body}\n</section>')
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{safe_title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<h1>{safe_title}</h1>\n" + "\n".join(pages) + "\n</body>\n</html>\n"
+        + "\n".join(pages)
+        + "\n</body>\n</html>\n"
     )
