@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -123,3 +124,68 @@ def test_seeded_monte_carlo_matches_its_golden_vector(cli: CliRunner) -> None:
     n, expected = vec["cards"], vec["trials"] / vec["cards"]
     chi = sum((c - expected) ** 2 / expected for row in counts for c in row) * (n - 1) / n
     assert abs(chi - vec["chi_square"]) < 1e-9 and abs(data["tests"][0]["statistic"] - chi) < 1e-9
+
+
+def test_plots_never_overwrite_unless_asked(cli: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "tv.svg"
+    target.write_text("keep me")
+    for args in (
+        ["analyze", "riffle", "--cards", "4", "--plot", str(target)],
+        ["analyze", "cut", "--cards", "4", "--repeat", "3", "--plot", str(target)],
+        ["mixing", "riffle", "--cards", "10", "--plot", str(target)],
+    ):
+        r = cli(args)
+        assert r.code == 2 and "already exists" in r.err and r.err.count("\n") == 1, args
+        assert target.read_text() == "keep me"
+    r = cli(["mixing", "riffle", "--cards", "10", "--plot", str(target), "--overwrite"])
+    assert r.code == 0 and "<svg" in target.read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ["tv.svg"]  # no temporary files left
+    missing = cli(["analyze", "riffle", "--cards", "4", "--plot", str(tmp_path / "no" / "x.png")])
+    assert missing.code == 2 and "does not exist" in missing.err
+
+
+def test_options_that_do_not_apply_are_refused(cli: CliRunner) -> None:
+    for args, words in (
+        (["analyze", "fisher-yates", "--cards", "4", "--hands", "2"], "deal methods"),
+        (["analyze", "fisher-yates", "--cards", "20", "--trials", "0"], "--trials 0"),
+        (["analyze", "lehmer", "--bits", "--cards", "6", "--trials", "0"], "--trials 0"),
+    ):
+        r = cli(args)
+        assert r.code == 2 and words in r.err and r.err.count("\n") == 1, (args, r.err)
+
+
+def test_deal_json_names_its_hands_and_verdict(cli: CliRunner) -> None:
+    data = json.loads(cli(["analyze", "deal:open-players", "--cards", "6", "--json"]).out)
+    assert data["hands"] == [3, 3] and data["verdict"] == "biased"
+    # independent: each of the 20 deals into two hands of 3 has probability 2**-k, where
+    # k counts the cards dealt while both hands were still open (each a fair coin)
+    expected = {}
+    for owners in itertools.product((0, 1), repeat=6):
+        if owners.count(0) != 3:
+            continue
+        counts, prob = [0, 0], Fraction(1)
+        for pile in owners:
+            if max(counts) < 3:
+                prob /= 2
+            counts[pile] += 1
+        expected[owners] = prob
+    got = {tuple(o["outcome"]): Fraction(o["probability"]) for o in data["outcomes"]}
+    assert got == expected
+    fair = json.loads(cli(["analyze", "deal:fraction", "--cards", "6", "--json"]).out)
+    assert fair["verdict"] == "uniform" and fair["tv"] == "0" and fair["tv_float"] == 0.0
+
+
+def test_cut_off_walk_of_a_fair_method_is_not_called_biased(cli: CliRunner) -> None:
+    r = cli(["analyze", "deal:arithmetic", "--cards", "6", "--hands", "2,2,2"])
+    assert r.code == 0, r.err
+    assert "verdict: biased" not in r.out and "between 0 and" in r.out
+
+
+def test_mixing_json_has_exactly_the_issue_fields(cli: CliRunner) -> None:
+    points = json.loads(cli(["mixing", "riffle", "--cards", "3", "--max", "2", "--json"]).out)
+    assert all({"shuffles", "tv", "separation"} <= set(p) for p in points)
+    # one riffle of 3 cards (2**3 equally likely cut-and-drop labellings): the identity
+    # comes from 4 of them, each of the 4 two-packet interleavings from 1, the reversal
+    # never.  TV = 1/2 * (|1/2 - 1/6| + 4 * |1/8 - 1/6| + 1/6) = 1/3; separation 1.
+    assert points[0]["tv_fraction"] == "1/3" and points[0]["separation"] == 1.0
+    assert isinstance(points[1]["tv"], float) and isinstance(points[1]["separation"], float)

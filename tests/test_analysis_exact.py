@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -9,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from croupier.analysis.exact import exact_analysis, permutation_parity
+from croupier.analysis.exact import ExactAnalysis, exact_analysis, permutation_parity
 from croupier.analysis.fast import FAST_ROUTES, fast_distribution, swap_steps_distribution
 from croupier.analysis.methods import analysis_methods, get_analysis_method
 from croupier.analysis.run import exact_report
@@ -146,6 +147,8 @@ def test_fast_routes_agree_with_the_walk(name: str) -> None:
     if name == "modulo-bias":  # 2**15-way choices: checked through its 3-bit twin
         assert fast_distribution(name, 3) != fast_distribution("fisher-yates", 3)
         return
+    if name == "time-seeded-32":  # one choice among 86,400,000: checked seed by seed below
+        return
     for n in (1, 2, 3, 4):
         if (name == "riffle7" and n > 2) or (name == "riffle3" and n > 3):
             break
@@ -171,7 +174,7 @@ def test_parity_of_arrangements() -> None:
 
 def test_walks_that_are_too_large_are_refused_quickly() -> None:
     with pytest.raises(WalkTooLargeError, match="86400000 values"):
-        exact_report("time-seeded-32", 3)
+        exact_report("time-seeded-32", 3, engine="walk")
     with pytest.raises(WalkTooLargeError, match="random paths"):
         exact_report("merge-shuffle", 6, max_leaves=1000, engine="walk")
     with pytest.raises(CroupierError, match="out of range"):
@@ -199,3 +202,182 @@ def test_json_has_reachable_tv_and_outcomes() -> None:
     )
     assert sum(Fraction(o["probability"]) for o in data["outcomes"]) == 1
     assert len(data["position_matrix"]) == 4
+
+
+# --- independent brute force for every remaining method -----------------------------------
+
+
+def _is_one_cycle(p: tuple[int, ...]) -> bool:
+    seen, i = 1, p[0]
+    while i != 0:
+        seen, i = seen + 1, p[i]
+    return seen == len(p)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_sattolo_mistake_is_exactly_uniform_over_the_single_cycles(n: int) -> None:
+    cycles = {p for p in itertools.permutations(range(n)) if _is_one_cycle(p)}
+    assert len(cycles) == math.factorial(n - 1)
+    report = exact_report("sattolo-mistake", n, engine="walk")
+    assert report.distribution == {p: Fraction(1, len(cycles)) for p in cycles}
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_random_cut_gives_each_rotation_one_nth(n: int) -> None:
+    rotations = {tuple((i + k) % n for i in range(n)) for k in range(n)}
+    assert exact_report("cut", n).distribution == {r: Fraction(1, n) for r in rotations}
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_overhand_is_uniform_over_its_packet_reversals(n: int) -> None:
+    # Pemantle's model with p = 1/2: each of the 2**(n-1) sets of cut gaps is equally likely,
+    # and the packets are stacked in reverse order.
+    expected: Counter[tuple[int, ...]] = Counter()
+    for gaps in itertools.product((False, True), repeat=n - 1):
+        packets, current = [], [0]
+        for card, cut_here in zip(range(1, n), gaps, strict=True):
+            if cut_here:
+                packets.append(current)
+                current = []
+            current.append(card)
+        packets.append(current)
+        expected[tuple(c for packet in packets[::-1] for c in packet)] += 1
+    total = 2 ** (n - 1)
+    report = exact_report("overhand", n)
+    assert report.distribution == {k: Fraction(v, total) for k, v in expected.items()}
+    assert report.reachable == total
+
+
+def test_random_comparator_brute_force_over_every_coin_sequence() -> None:
+    # Enumerate coin strings of a fixed length; a run uses a prefix of k coins, so each
+    # string of length L stands for probability 2**-L of its run (which used k <= L coins).
+    n, length = 4, 12
+    tally: dict[tuple[int, ...], Fraction] = {}
+    for coins in itertools.product((0, 1), repeat=length):
+        it = iter(coins)
+
+        def compare(_a: int, _b: int, it=it) -> int:  # type: ignore[no-untyped-def]
+            return 1 if next(it) else -1
+
+        out = tuple(sorted(range(n), key=functools.cmp_to_key(compare)))
+        tally[out] = tally.get(out, Fraction(0)) + Fraction(1, 2**length)
+    report = exact_report("random-comparator", n)
+    assert report.distribution == tally and report.verdict == "biased"
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_modulo_bias_three_bits_brute_force_over_raw_values(n: int) -> None:
+    tally: Counter[tuple[int, ...]] = Counter()
+    for raws in itertools.product(range(8), repeat=n - 1):
+        deck = list(range(n))
+        for i, raw in zip(range(n - 1, 0, -1), raws, strict=True):
+            j = raw % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        tally[tuple(deck)] += 1
+    expected = {k: Fraction(v, 8 ** (n - 1)) for k, v in tally.items()}
+    assert exact_report("modulo-bias-3", n, engine="walk").distribution == expected
+    assert fast_distribution("modulo-bias-3", n) == expected
+
+
+def _elm_dealers_move(k: int, deck: list[int]) -> list[int]:
+    """Seed 000 written out again: cut (splitAt (k mod n)), then splitAt (n // 2) and interweave."""
+    n = len(deck)
+    k %= n
+    cut = deck[k:] + deck[:k]
+    a, b = cut[: n // 2], cut[n // 2 :]
+    woven = [x for pair in zip(a, b, strict=False) for x in pair]
+    return woven + a[len(b) :] + b[len(a) :]
+
+
+def test_seed_000_dealers_move_rewritten_reproduces_the_seed_examples() -> None:
+    assert _elm_dealers_move(2, [1, 2, 3, 4, 5, 6]) == [3, 6, 4, 1, 5, 2]
+    deck = [1, 2, 3, 4, 5, 6, 7, 9, 10]
+    for k in (2, 5):
+        deck = _elm_dealers_move(k, deck)
+    assert deck == [10, 3, 6, 7, 1, 4, 2, 9, 5]
+    deck = [1, 2, 3, 4, 5, 6]
+    for k in (2, 4, 3):
+        deck = _elm_dealers_move(k, deck)
+    assert deck == [4, 5, 3, 6, 1, 2]
+
+
+@pytest.mark.parametrize(("name", "rounds"), [("randomize-list-1", 1), ("randomize-list", 3)])
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_randomize_list_matches_the_rewritten_seed_over_every_cut_point(
+    name: str, rounds: int, n: int
+) -> None:
+    tally: Counter[tuple[int, ...]] = Counter()
+    for ks in itertools.product(range(n), repeat=rounds):
+        deck = list(range(n))
+        for k in ks:
+            deck = _elm_dealers_move(k, deck)
+        tally[tuple(deck)] += 1
+    report = exact_report(name, n)
+    assert report.distribution == {k: Fraction(v, n**rounds) for k, v in tally.items()}
+    assert report.verdict == "biased" and report.reachable <= n**rounds
+
+
+def test_time_seeded_enumeration_matches_running_the_shuffle_seed_by_seed() -> None:
+    from croupier.analysis.fast import time_seeded_counts
+    from croupier.shuffling.flawed import time_seeded_shuffle
+
+    for n in (2, 3, 5, 8):
+        seeds = range(86_399_000 - 3 * 2000, 86_399_000, 3)
+        direct = Counter(tuple(time_seeded_shuffle(list(range(n)), s)) for s in seeds)
+        assert time_seeded_counts(n, seeds) == dict(direct)
+
+
+@functools.cache
+def _exact(name: str, n: int, hands: tuple[int, ...] | None = None) -> ExactAnalysis:
+    """Exact reports, computed once per test run (the 86,400,000-seed enumeration takes seconds)."""
+    return exact_report(name, n, hands, max_leaves=20_000)
+
+
+def test_time_seeded_exact_distribution_is_biased_like_the_1999_shuffle() -> None:
+    report = _exact("time-seeded-32", 3, None)
+    assert sum(report.distribution.values()) == 1
+    assert all((p * 86_400_000).denominator == 1 for p in report.distribution.values())
+    # the 32-bit generator can only reach what the off-by-one shuffle itself reaches
+    assert set(report.distribution) <= set(exact_report("poker-1999", 3).distribution)
+    assert report.verdict == "biased" and report.position_matrix()[2][2] == 0
+
+
+def test_fair_methods_that_retry_are_never_called_biased() -> None:
+    # deal:arithmetic and deal:interval are exactly uniform, but a cut-off walk can leave
+    # some deals short; the verdict must then be undecided, never biased, and no deal may
+    # ever be above 1/M on the finished paths (that would prove bias).
+    for name, n, hands in (("deal:arithmetic", 6, (2, 2, 2)), ("deal:interval", 6, (3, 3))):
+        small = exact_report(name, n, hands, max_leaves=2_000)
+        large = exact_report(name, n, hands, max_leaves=200_000)
+        for report in (small, large):
+            assert report.verdict in ("even-so-far", "undecided"), (name, report.verdict)
+            assert report.tv_bounds[0] == 0
+            assert max(report.distribution.values()) <= Fraction(1, report.space)
+        assert large.unfinished < small.unfinished
+
+
+def test_a_cut_off_walk_proves_bias_only_when_an_outcome_is_over_represented() -> None:
+    def biased_retry(chooser):  # type: ignore[no-untyped-def]
+        while chooser.below(2):  # unbounded retries, then a 2:1 choice
+            pass
+        return (0, 1) if chooser.below(3) else (1, 0)
+
+    report = exact_analysis(biased_retry, cards=2, max_leaves=1000)
+    assert report.unfinished > 0 and report.verdict == "biased"
+    assert report.tv_bounds[0] > 0
+    text = report.summary()
+    assert "between" in text and "verdict: biased" in text
+
+
+@pytest.mark.parametrize("name", sorted(analysis_methods()))
+def test_every_method_verdict_agrees_with_its_registry_claim(name: str) -> None:
+    method = get_analysis_method(name)
+    n = 3 if name == "time-seeded-32" else 4
+    hands = (2, 1, 1) if method.kind == "deal" else None
+    report = _exact(name, n, hands)
+    assert sum(report.distribution.values()) + report.unfinished == 1
+    if method.fair:
+        assert report.verdict in ("uniform", "even-so-far", "undecided"), report.verdict
+        assert report.tv_bounds[0] == 0
+    else:
+        assert report.verdict == "biased", report.summary()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -99,6 +100,114 @@ def _unrank_msb_first(rank: int, items: list[int]) -> list[int]:
     return out
 
 
+# Every shuffle of docs/reproducibility.md §3, written from the page, on the plain sampler.
+
+
+def _lehmer(items: list[int], s: _Sampler) -> list[int]:
+    n = len(items)
+    if n <= 2048:
+        return _unrank_msb_first(s.below(math.factorial(n)), items)
+    digits: list[int] = []  # blocks of radices n, n-1, ... with products of <= 4096 bits
+    radix = n
+    while radix > 0:
+        block = [radix]
+        while radix - 1 > 0 and (math.prod(block) * (radix - 1)).bit_length() <= 4096:
+            radix -= 1
+            block.append(radix)
+        radix -= 1
+        value = s.below(math.prod(block))
+        for i in range(len(block)):  # the first radix is the most significant digit
+            below = math.prod(block[i + 1 :])
+            digits.append(value // below)
+            value %= below
+    pool = list(items)
+    return [pool.pop(d) for d in digits]
+
+
+def _fisher_yates(items: list[int], s: _Sampler) -> list[int]:
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = s.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def _rao_sandelius(items: list[int], s: _Sampler) -> list[int]:
+    if len(items) <= 1:
+        return list(items)
+    labels = [s.below(2) for _ in items]
+    pile0 = [x for x, b in zip(items, labels, strict=True) if b == 0]
+    pile1 = [x for x, b in zip(items, labels, strict=True) if b == 1]
+    first = _rao_sandelius(pile0, s)  # pile 0 is finished before pile 1 draws anything
+    return first + _rao_sandelius(pile1, s)
+
+
+def _merge_shuffle(items: list[int], s: _Sampler) -> list[int]:
+    t, n, width = list(items), len(items), 1
+    while width < n:
+        start = 0
+        while start < n - width:
+            lo, mid, hi = start, start + width, min(start + 2 * width, n)
+            i, j = lo, mid
+            while True:
+                if s.below(2) == 0:
+                    if i == j:
+                        break
+                elif j == hi:
+                    break
+                else:
+                    t[i], t[j] = t[j], t[i]
+                    j += 1
+                i += 1
+            while i < hi:
+                k = lo + s.below(i - lo + 1)
+                t[i], t[k] = t[k], t[i]
+                i += 1
+            start += 2 * width
+        width *= 2
+    return t
+
+
+def _gsr(a: int) -> Callable[[list[int], _Sampler], list[int]]:
+    def riffle(items: list[int], s: _Sampler) -> list[int]:
+        labels = [s.below(a) for _ in items]
+        starts = [sum(1 for x in labels if x < p) for p in range(a)]
+        out = []
+        for label in labels:
+            out.append(items[starts[label]])
+            starts[label] += 1
+        return out
+
+    return riffle
+
+
+def _overhand(items: list[int], s: _Sampler) -> list[int]:
+    packets = [[items[0]]] if items else []
+    for x in items[1:]:
+        if s.below(2) == 0:  # cut here, probability 1/2
+            packets.append([x])
+        else:
+            packets[-1].append(x)
+    return [x for packet in reversed(packets) for x in packet]
+
+
+def _cut(items: list[int], s: _Sampler) -> list[int]:
+    c = s.below(len(items)) if items else 0
+    return items[c:] + items[:c]
+
+
+INDEPENDENT: dict[str, Callable[[list[int], _Sampler], list[int]]] = {
+    "lehmer": _lehmer,
+    "fisher-yates": _fisher_yates,
+    "rao-sandelius": _rao_sandelius,
+    "merge-shuffle": _merge_shuffle,
+    "riffle": _gsr(2),
+    "riffle7": _gsr(128),
+    "overhand": _overhand,
+    "cut": _cut,
+}
+
+
 # --- tests ------------------------------------------------------------------------------------
 
 
@@ -121,7 +230,7 @@ def test_stream_vectors_match_croupier_and_independent_implementation(case: dict
 
 def test_draw_vectors_match_independent_sampler() -> None:
     case = DOC["draws"][0]
-    bits = _Bits(_stream_bytes(case["seed"], case["purpose"], [case["index"]], 4096))
+    bits = _Bits(_stream_bytes(case["seed"], case["purpose"], [case["index"]], 8192))
     sampler = _Sampler(bits)
     assert [sampler.below(n) for n in case["n"]] == case["values"]
     assert bits.used == case["bits_used"]
@@ -130,18 +239,23 @@ def test_draw_vectors_match_independent_sampler() -> None:
     assert [u.below(n) for n in case["n"]] == case["values"]
 
 
-@pytest.mark.parametrize("case", DOC["shuffles"], ids=lambda c: f"{c['seed']}/{c['method']}")
+@pytest.mark.parametrize(
+    "case", DOC["shuffles"], ids=lambda c: f"{c['seed']}/{c['method']}/{c['n']}"
+)
 def test_shuffle_vectors(case: dict) -> None:
     src = SeededSource(case["seed"], case["purpose"], case["index"])
     out = SHUFFLE_METHODS[case["method"]](list(range(case["n"])), UniformSampler(src))
     assert out == case["result"]
     assert src.bits_used == case["bits_used"]
     assert sorted(out) == list(range(case["n"]))
-    if case["method"] == "lehmer":
-        bits = _Bits(_stream_bytes(case["seed"], case["purpose"], [case["index"]], 4096))
-        rank = _Sampler(bits).below(math.factorial(case["n"]))
-        assert _unrank_msb_first(rank, list(range(case["n"]))) == case["result"]
-        assert bits.used == case["bits_used"]
+    # the same order and the same bits from the page's description, on the plain sampler
+    bits = _Bits(_stream_bytes(case["seed"], case["purpose"], [case["index"]], 8192))
+    assert INDEPENDENT[case["method"]](list(range(case["n"])), _Sampler(bits)) == case["result"]
+    assert bits.used == case["bits_used"]
+
+
+def test_every_registered_method_has_vectors() -> None:
+    assert {c["method"] for c in DOC["shuffles"]} == set(SHUFFLE_METHODS) == set(INDEPENDENT)
 
 
 def test_seed_forms_and_domain_separation() -> None:

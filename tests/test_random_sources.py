@@ -222,7 +222,10 @@ def test_entropy_exhaustion_message_and_no_reuse() -> None:
     with pytest.raises(EntropyExhaustedError, match=r"need at least 4 more coin flip"):
         UniformSampler(coins).below(64)
     msg = EntropySource.parse("hex:ff").shortfall(1, total_bits=225.58)
-    assert "need at least 218 more bit(s)" in msg
+    assert msg.endswith("need at least 218 more bit(s) (55 more hex digit(s))")
+    hexes = EntropySource.parse("hex:f")  # 1111: below(24) needs 5 bits, rejects 15 >= 8
+    with pytest.raises(EntropyExhaustedError, match=r"at least 1 more bit\(s\) \(1 more hex digit"):
+        UniformSampler(hexes).below(24)
 
 
 def test_entropy_source_accounting() -> None:

@@ -98,6 +98,10 @@ def test_entropy_coins_and_hex(cli: CliRunner) -> None:
     assert r.code == 0, r.err
     r = cli(["shuffle", "--cards", "4", "--entropy", "hex:zz"])
     assert r.code == 2 and "bad hex digit 'z'" in r.err
+    r = cli(["shuffle", "--cards", "52", "--entropy", "hex:" + "ab" * 28])  # 224 < 225.58 bits
+    assert r.code == 2
+    assert "need at least 2 more bit(s) (1 more hex digit(s))" in r.err
+    assert r.err.count("\n") == 1 and r.out == ""
 
 
 def test_file_lines_exactly_as_they_are(cli: CliRunner, tmp_path: Path) -> None:

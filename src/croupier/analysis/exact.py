@@ -113,7 +113,8 @@ class ExactAnalysis:
     """The exact distribution of one method's outcomes on ``cards`` cards.
 
     ``space`` is the number of outcomes a fair method would spread evenly
-    over (``n!`` arrangements, or the number of distinct deals).
+    over (``n!`` arrangements, or the number of distinct deals); ``hands``
+    the hand sizes of a deal method.
     """
 
     name: str
@@ -123,6 +124,7 @@ class ExactAnalysis:
     distribution: dict[Any, Fraction] = field(repr=False)
     unfinished: Fraction = Fraction(0)
     engine: str = "walk"
+    hands: tuple[int, ...] | None = None
 
     @property
     def reachable(self) -> int:
@@ -161,6 +163,23 @@ class ExactAnalysis:
     def even_so_far(self) -> bool:
         """Every outcome reached, all with the same probability (on the finished paths)."""
         return self.reachable == self.space and len(self._values) == 1
+
+    @property
+    def verdict(self) -> str:
+        """``uniform``, ``biased``, or — when paths were cut off — ``even-so-far`` or ``undecided``.
+
+        A cut-off walk proves bias only when some outcome already has more than
+        ``1/space`` on the finished paths (the lower end of :attr:`tv_bounds` is
+        above 0); otherwise the cut-off paths could still even things out.
+
+        >>> exact_analysis(lambda c: (0, 1) if c.below(3) else (1, 0), cards=2).verdict
+        'biased'
+        """
+        if not self.unfinished:
+            return "uniform" if self.uniform else "biased"
+        if self.even_so_far:
+            return "even-so-far"
+        return "biased" if self.tv_bounds[0] > 0 else "undecided"
 
     @property
     def max_probability(self) -> Fraction:
@@ -267,6 +286,7 @@ class ExactAnalysis:
             "space": self.space,
             "reachable": self.reachable,
             "uniform": self.uniform,
+            "verdict": self.verdict,
             "tv": str(self.tv),
             "tv_float": float(self.tv),
             "unfinished": str(self.unfinished),
@@ -284,6 +304,8 @@ class ExactAnalysis:
         if self.unfinished:
             low, high = self.tv_bounds
             data["tv_bounds"] = [str(low), str(high)]
+        if self.hands is not None:
+            data["hands"] = list(self.hands)
         if self.kind == "arrangement":
             data["parity"] = self.parity
             data["position_matrix"] = [[str(p) for p in row] for row in self.position_matrix()]
@@ -296,26 +318,32 @@ class ExactAnalysis:
 
     def summary(self) -> str:
         """A short human-readable report."""
+        layout = "" if self.hands is None else f", hands {'-'.join(map(str, self.hands))}"
         lines = [
-            f"{self.name} on {self.cards} cards: exact distribution over {self.space} outcomes"
-            f" ({self.engine})",
-            f"  reachable outcomes: {self.reachable} of {self.space}",
-            f"  total variation to uniform: {self.tv} ≈ {format_probability(self.tv)}",
+            f"{self.name} on {self.cards} cards{layout}: exact distribution over"
+            f" {self.space} outcomes ({self.engine})"
         ]
         if self.unfinished:
             low, high = self.tv_bounds
-            lines.append(
+            lines += [
                 f"  paths cut off as too long for the walk (retries, or a very deep tree):"
-                f" probability {self.unfinished} ≈ {format_probability(self.unfinished)}"
-            )
-            lines.append(
-                f"  true distance lies in [{format_probability(low)}, {format_probability(high)}]"
-            )
-            if self.even_so_far:
-                lines.append(
-                    "  verdict: every outcome exactly equally likely on the finished paths"
-                )
-                return "\n".join(lines)
+                f" probability {self.unfinished} ≈ {format_probability(self.unfinished)}",
+                f"  reached on the finished paths: {self.reachable} of {self.space} outcomes",
+                f"  total variation to uniform: between {low} and {high}"
+                f" (≈ {format_probability(low)} .. {format_probability(high)})",
+            ]
+            verdict = {
+                "even-so-far": "every outcome exactly equally likely on the finished paths",
+                "undecided": "undecided: no outcome is above 1/"
+                f"{self.space} yet; the cut-off paths could even it out",
+                "biased": "biased (some outcomes are over-represented already)",
+            }[self.verdict]
+            lines.append(f"  verdict: {verdict}")
+            return "\n".join(lines)
+        lines += [
+            f"  reachable outcomes: {self.reachable} of {self.space}",
+            f"  total variation to uniform: {self.tv} ≈ {format_probability(self.tv)}",
+        ]
         if self.uniform:
             lines.append("  verdict: exactly uniform")
         else:

@@ -9,7 +9,11 @@ swap-with-any.  For some methods the distribution has a shorter exact route:
   arrangement with ``r`` rising sequences;
 * **swap sequences** (Fisher–Yates and its flawed relatives): a dynamic
   programme over arrangements, one swap step at a time, with the exact
-  weights of each step's choice (modulo bias included).
+  weights of each step's choice (modulo bias included);
+* **the time-seeded 1999 shuffle** (``time-seeded-32``, up to 8 cards): every
+  one of the 86,400,000 millisecond seeds is run through the 32-bit
+  generator at once (numpy), its swap choices tallied, and each distinct
+  choice sequence decoded once.
 
 Each route is checked against the walk on small decks in the test suite.
 
@@ -29,7 +33,7 @@ from fractions import Fraction
 from croupier.analysis.mixing import riffle_probability, rising_sequences
 from croupier.errors import RangeError
 
-__all__ = ["FAST_ROUTES", "fast_distribution", "swap_steps_distribution"]
+__all__ = ["FAST_ROUTES", "fast_distribution", "swap_steps_distribution", "time_seeded_counts"]
 
 Arrangement = tuple[int, ...]
 Step = tuple[int, list[int]]
@@ -127,6 +131,70 @@ def _from_steps(make: Callable[[int], list[Step]]) -> Callable[[int], dict[Arran
     return distribution
 
 
+MAX_TIME_SEEDED = 8
+"""Largest deck for the seed enumeration ((n-1)**n tallies must fit in memory)."""
+
+
+def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
+    """How many of ``seeds`` give each arrangement of the time-seeded 1999 shuffle.
+
+    The seeds are run through the 32-bit generator together (numpy, in
+    blocks); each shuffle's ``n`` swap choices form one number in base
+    ``n - 1``, these are tallied, and every distinct choice sequence is then
+    applied to the deck once.
+
+    >>> from croupier.shuffling.flawed import time_seeded_shuffle
+    >>> counts = time_seeded_counts(3, range(1000))
+    >>> sum(counts.values()), counts[tuple(time_seeded_shuffle([0, 1, 2], 7))] > 0
+    (1000, True)
+    """
+    import numpy as np
+
+    from croupier.shuffling.flawed import DELPHI_LCG_MULTIPLIER
+
+    if not 0 <= n <= MAX_TIME_SEEDED:
+        raise RangeError(
+            f"{n} cards is out of range for the time-seeded enumeration; use 0..{MAX_TIME_SEEDED}"
+        )
+    if n < 2:  # no choices are made
+        return {tuple(range(n)): len(seeds)}
+    base = n - 1
+    tally = np.zeros(base**n, dtype=np.int64)
+    mask, mult, n_choices = np.uint64(2**32 - 1), np.uint64(DELPHI_LCG_MULTIPLIER), np.uint64(base)
+    block = 1 << 22
+    for start in range(seeds.start, seeds.stop, block * seeds.step):
+        state = np.arange(start, min(seeds.stop, start + block * seeds.step), seeds.step)
+        state = state.astype(np.uint64) & mask
+        code = np.zeros(len(state), dtype=np.int64)
+        weight = 1
+        for _ in range(n):
+            state = (state * mult + np.uint64(1)) & mask
+            code += ((state * n_choices) >> np.uint64(32)).astype(np.int64) * weight
+            weight *= base
+        tally += np.bincount(code, minlength=len(tally))
+    codes = np.flatnonzero(tally)
+    decks = np.tile(np.arange(n, dtype=np.int64), (len(codes), 1))
+    rows = np.arange(len(codes))
+    rest = codes.copy()
+    for i in range(n):
+        j = rest % base
+        rest //= base
+        held = decks[:, i].copy()
+        decks[:, i] = decks[rows, j]
+        decks[rows, j] = held
+    out: dict[Arrangement, int] = {}
+    for deck, count in zip(map(tuple, decks.tolist()), tally[codes].tolist(), strict=True):
+        out[deck] = out.get(deck, 0) + count
+    return dict(sorted(out.items()))
+
+
+def _time_seeded(n: int) -> dict[Arrangement, Fraction]:
+    from croupier.shuffling.flawed import MS_PER_DAY
+
+    counts = time_seeded_counts(n, range(MS_PER_DAY))
+    return {k: Fraction(v, MS_PER_DAY) for k, v in counts.items()}
+
+
 FAST_ROUTES: dict[str, tuple[str, Callable[[int], dict[Arrangement, Fraction]]]] = {
     "fisher-yates": ("swap-step DP", _from_steps(_fisher_yates)),
     "swap-any": ("swap-step DP", _from_steps(_swap_any)),
@@ -138,6 +206,7 @@ FAST_ROUTES: dict[str, tuple[str, Callable[[int], dict[Arrangement, Fraction]]]]
     "riffle2": ("rising-sequence formula", _riffle(2)),
     "riffle3": ("rising-sequence formula", _riffle(3)),
     "riffle7": ("rising-sequence formula", _riffle(7)),
+    "time-seeded-32": ("enumeration of all 86400000 seeds", _time_seeded),
 }
 """Method name -> (engine name, ``n -> exact distribution``)."""
 

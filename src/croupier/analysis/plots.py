@@ -3,7 +3,8 @@
 matplotlib (the ``analysis`` extra) is imported only here, with the
 non-interactive Agg backend.  Every function writes one file — PNG or SVG,
 chosen by the file name — atomically (a temporary file in the same folder,
-then a rename), with fixed metadata so the same data give the same SVG bytes.
+then a rename), with fixed metadata so the same data give the same SVG bytes,
+and never over an existing file unless ``overwrite=True``.
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
@@ -15,8 +16,8 @@ True
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from croupier.analysis.stats import require
 from croupier.errors import RangeError
 
-__all__ = ["plot_bits", "plot_curves", "plot_heatmap"]
+__all__ = ["check_plot_path", "plot_bits", "plot_curves", "plot_heatmap"]
 
 _FORMATS = {".png": "png", ".svg": "svg"}
 
@@ -37,29 +38,35 @@ def _pyplot() -> Any:
     return require("matplotlib.pyplot")
 
 
-def _save(fig: Any, path: str | os.PathLike[str]) -> Path:
+def check_plot_path(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """Refuse a plot file name before any work: wrong suffix, missing folder, or taken.
+
+    >>> check_plot_path("tv.gif")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RangeError: plot file 'tv.gif' must end in .png or .svg
+    """
+    from croupier.tournament.files import check_new_files
+
     target = Path(path)
-    fmt = _FORMATS.get(target.suffix.lower())
-    if fmt is None:
+    if target.suffix.lower() not in _FORMATS:
         raise RangeError(f"plot file {str(target)!r} must end in .png or .svg")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise RangeError(f"folder {str(folder)!r} for plot {str(target)!r} does not exist")
-    metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {"Software": None}
-    fd, tmp = tempfile.mkstemp(prefix=".croupier-", suffix=target.suffix, dir=folder)
+    check_new_files([target], overwrite=overwrite)
+    return target
+
+
+def _save(fig: Any, path: str | os.PathLike[str], overwrite: bool) -> Path:
+    from croupier.tournament.files import write_file
+
     try:
-        with os.fdopen(fd, "wb") as handle:
-            fig.savefig(handle, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        target = check_plot_path(path, overwrite=overwrite)
+        fmt = _FORMATS[target.suffix.lower()]
+        metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {"Software": None}
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
     finally:
         require("matplotlib.pyplot").close(fig)
+    write_file(target, buffer.getvalue(), overwrite=overwrite)
     return target
 
 
@@ -70,6 +77,7 @@ def plot_heatmap(
     title: str = "",
     label: str = "probability x n",
     xlabel: str = "position after shuffling (0 = top)",
+    overwrite: bool = False,
 ) -> Path:
     """Card x position (or card x hand) heatmap of ``matrix``.
 
@@ -101,7 +109,7 @@ def plot_heatmap(
     if title:
         ax.set_title(title, fontsize=10)
     fig.colorbar(image, ax=ax, label=f"{label} (1 = fair)")
-    return _save(fig, path)
+    return _save(fig, path, overwrite)
 
 
 def plot_curves(
@@ -113,6 +121,7 @@ def plot_curves(
     title: str = "",
     log: bool = False,
     reference: float | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Distance-to-uniform curves, one line per series of ``(x, y)`` points.
 
@@ -144,7 +153,7 @@ def plot_curves(
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return _save(fig, path)
+    return _save(fig, path, overwrite)
 
 
 def plot_bits(
@@ -154,6 +163,7 @@ def plot_bits(
     *,
     title: str = "",
     xlabel: str = "cards",
+    overwrite: bool = False,
 ) -> Path:
     """Random bits used (per shuffle, averaged) against the information bound.
 
@@ -185,4 +195,4 @@ def plot_bits(
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return _save(fig, path)
+    return _save(fig, path, overwrite)

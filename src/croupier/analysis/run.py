@@ -14,6 +14,7 @@ route (:mod:`croupier.analysis.fast`) when the method has one.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -90,16 +91,24 @@ def exact_report(
     if engine not in ("auto", "walk", "fast"):
         raise RangeError(f"engine {engine!r} is unknown; use auto, walk or fast")
     space = method.space(cards, hands)
+    sizes = None if method.kind == "arrangement" else method_hands(method, cards, hands)
     route = FAST_ROUTES.get(method.name)
-    if engine == "fast" or (engine == "auto" and route is not None and cards > 6):
-        if route is None:
-            raise RangeError(f"{method.name!r} has no fast exact route; use the walk")
+
+    def fast() -> ExactAnalysis:
+        assert route is not None
         if cards > MAX_FAST:
             raise RangeError(f"fast route of {cards} cards is out of range; use 1..{MAX_FAST}")
         dist: dict[Any, Fraction] = dict(fast_distribution(method.name, cards))
-        return ExactAnalysis(method.name, cards, method.kind, space, dist, Fraction(0), route[0])
+        return ExactAnalysis(
+            method.name, cards, method.kind, space, dist, Fraction(0), route[0], sizes
+        )
+
+    if engine == "fast" or (engine == "auto" and route is not None and cards > 6):
+        if route is None:
+            raise RangeError(f"{method.name!r} has no fast exact route; use the walk")
+        return fast()
     try:
-        return exact_analysis(
+        walked = exact_analysis(
             method.algorithm(cards, hands),
             cards=cards,
             name=method.name,
@@ -110,8 +119,8 @@ def exact_report(
     except WalkTooLargeError:
         if route is None or engine == "walk" or cards > MAX_FAST:
             raise
-        dist = dict(fast_distribution(method.name, cards))
-        return ExactAnalysis(method.name, cards, method.kind, space, dist, Fraction(0), route[0])
+        return fast()
+    return dataclasses.replace(walked, hands=sizes)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -128,6 +128,22 @@ def _list_methods(as_json: bool) -> None:
                 typer.echo(f"  {m.name:<{width}}  {m.description}")
 
 
+def _emit(
+    reports: Sequence[Any], as_json: bool, show: Callable[[Any], None], plot: str | None
+) -> None:
+    """Print reports as JSON (one object, or a list for several) or as text."""
+    if as_json:
+        data = [r.to_json() for r in reports]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        return
+    for i, r in enumerate(reports):
+        if i:
+            typer.echo("")
+        show(r)
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
 def _deal_matrix(report: ExactAnalysis, hands: int) -> list[list[Fraction]]:
     matrix = [[Fraction(0)] * hands for _ in range(report.cards)]
     for owners, p in report.distribution.items():
@@ -143,44 +159,33 @@ def _exact(
     engine: str,
     plot: str | None,
     as_json: bool,
+    overwrite: bool = False,
 ) -> None:
     from croupier.analysis.run import exact_report
 
     reports = [exact_report(n, cards, hands, engine=engine) for n in names]
     if plot:
-        if len(reports) != 1:
-            raise RangeError("--plot draws one heatmap; give a single METHOD")
         from croupier.analysis.plots import plot_heatmap
 
         r = reports[0]
-        if r.kind == "arrangement":
-            matrix = r.position_matrix()
-        else:
-            from croupier.analysis.methods import get_analysis_method
-            from croupier.analysis.run import method_hands
-
-            sizes = method_hands(get_analysis_method(r.name), cards, hands)
-            matrix = _deal_matrix(r, len(sizes))
+        matrix = r.position_matrix() if r.hands is None else _deal_matrix(r, len(r.hands))
         plot_heatmap(
             [[float(p) for p in row] for row in matrix],
             plot,
             title=f"{r.name}, {cards} cards: exact (TV {float(r.tv):.4f})",
             xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
+            overwrite=overwrite,
         )
-    if as_json:
-        data: Any = [r.to_json() for r in reports]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
-        return
-    for i, r in enumerate(reports):
-        if i:
-            typer.echo("")
-        typer.echo(r.summary())
-    if plot:
-        typer.echo(f"wrote {plot}")
+    _emit(reports, as_json, lambda r: typer.echo(r.summary()), plot)
 
 
 def _repeat(
-    names: Sequence[str], cards: int, repetitions: int, plot: str | None, as_json: bool
+    names: Sequence[str],
+    cards: int,
+    repetitions: int,
+    plot: str | None,
+    as_json: bool,
+    overwrite: bool = False,
 ) -> None:
     from croupier.analysis.run import repeat_report
 
@@ -193,17 +198,9 @@ def _repeat(
             plot,
             xlabel="repetitions",
             title=f"repeated shuffling of {cards} cards (exact)",
+            overwrite=overwrite,
         )
-    if as_json:
-        data: Any = [r.to_json() for r in reports]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
-        return
-    for i, r in enumerate(reports):
-        if i:
-            typer.echo("")
-        _print_repeat(r)
-    if plot:
-        typer.echo(f"wrote {plot}")
+    _emit(reports, as_json, _print_repeat, plot)
 
 
 def _print_repeat(r: RepeatReport) -> None:
@@ -237,6 +234,7 @@ def _monte_carlo(
     hands: tuple[int, ...] | None,
     plot: str | None,
     as_json: bool,
+    overwrite: bool = False,
 ) -> None:
     from croupier.analysis.run import monte_carlo
     from croupier.randomness import make_source
@@ -246,8 +244,6 @@ def _monte_carlo(
         source = make_source(seed=seed, purpose=f"analyze/{name}")
         reports.append(monte_carlo(name, cards, trials, source, hands))
     if plot:
-        if len(reports) != 1:
-            raise RangeError("--plot draws one heatmap; give a single METHOD")
         from croupier.analysis.plots import plot_heatmap
 
         r = reports[0]
@@ -257,17 +253,9 @@ def _monte_carlo(
             title=f"{r.name}, {cards} cards: {trials} trials",
             label="frequency x n",
             xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
+            overwrite=overwrite,
         )
-    if as_json:
-        data: Any = [r.to_json() for r in reports]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
-        return
-    for i, r in enumerate(reports):
-        if i:
-            typer.echo("")
-        _print_monte_carlo(r)
-    if plot:
-        typer.echo(f"wrote {plot}")
+    _emit(reports, as_json, _print_monte_carlo, plot)
 
 
 def _print_monte_carlo(r: MonteCarloReport) -> None:
@@ -290,7 +278,13 @@ def _print_monte_carlo(r: MonteCarloReport) -> None:
 
 
 def _bits(
-    names: Sequence[str], cards: int, trials: int, seed: str | None, plot: str | None, as_json: bool
+    names: Sequence[str],
+    cards: int,
+    trials: int,
+    seed: str | None,
+    plot: str | None,
+    as_json: bool,
+    overwrite: bool = False,
 ) -> None:
     from croupier.analysis.run import bits_profile
 
@@ -302,7 +296,13 @@ def _bits(
     if plot:
         from croupier.analysis.plots import plot_bits
 
-        plot_bits(series, bound, plot, title=f"random bits per shuffle ({trials} shuffles each)")
+        plot_bits(
+            series,
+            bound,
+            plot,
+            title=f"random bits per shuffle ({trials} shuffles each)",
+            overwrite=overwrite,
+        )
     if as_json:
         typer.echo(
             json.dumps(
@@ -352,6 +352,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
         list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
+        overwrite: Annotated[
+            bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
+        ] = False,
     ) -> None:
         if list_:
             _list_methods(as_json)
@@ -371,14 +374,34 @@ def register(app: typer.Typer) -> None:
         if exact and trials is not None:
             raise RangeError("--exact and --trials exclude each other; pick one mode")
         layout = parse_hands(hands, cards)
+        if layout is not None and not all(n.startswith("deal:") for n in names):
+            raise RangeError(f"--hands {hands!r} applies to deal methods (deal:NAME) only")
+        if trials is not None and trials < 1:
+            raise RangeError(f"--trials {trials} is invalid; use 1 or more")
+        heatmap = not bits and repeat is None
+        if plot:
+            from croupier.analysis.plots import check_plot_path
+
+            if heatmap and len(names) != 1:
+                raise RangeError("--plot draws one heatmap; give a single METHOD")
+            check_plot_path(plot, overwrite=overwrite)
         if bits:
-            _bits(names, cards, trials or 200, seed, plot, as_json)
+            _bits(names, cards, 200 if trials is None else trials, seed, plot, as_json, overwrite)
         elif repeat is not None:
-            _repeat(names, cards, repeat, plot, as_json)
+            _repeat(names, cards, repeat, plot, as_json, overwrite)
         elif exact or (trials is None and cards <= 9):
-            _exact(names, cards, layout, engine, plot, as_json)
+            _exact(names, cards, layout, engine, plot, as_json, overwrite)
         else:
-            _monte_carlo(names, cards, trials or 10_000, seed, layout, plot, as_json)
+            _monte_carlo(
+                names,
+                cards,
+                10_000 if trials is None else trials,
+                seed,
+                layout,
+                plot,
+                as_json,
+                overwrite,
+            )
 
     mixing_app = typer.Typer(
         help=MIXING_HELP,
@@ -397,6 +420,9 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+        overwrite: Annotated[
+            bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
+        ] = False,
     ) -> None:
         from croupier.analysis.mixing import (
             format_probability,
@@ -404,6 +430,10 @@ def register(app: typer.Typer) -> None:
             riffles_needed,
         )
 
+        if plot:
+            from croupier.analysis.plots import check_plot_path
+
+            check_plot_path(plot, overwrite=overwrite)
         points = riffle_mixing_curve(cards, max_k, packets)
         if plot:
             from croupier.analysis.plots import plot_curves
@@ -418,6 +448,7 @@ def register(app: typer.Typer) -> None:
                 ylabel="distance to uniform",
                 title=f"GSR riffles of {cards} cards (exact)",
                 reference=0.5,
+                overwrite=overwrite,
             )
         if as_json:
             typer.echo(

@@ -130,8 +130,9 @@ def _echo_number_json(number: int, scheme: str, deal: Deal) -> None:
     """``{"number", "scheme", "pbn" or "hands"}`` for ``rank`` and ``unrank``."""
     from croupier.formats.deal_text import sorted_hand
     from croupier.formats.pbn_deal import format_pbn_deal
+    from croupier.ranking.partitions import decimal
 
-    obj: dict[str, Any] = {"number": str(number), "scheme": scheme}
+    obj: dict[str, Any] = {"number": decimal(number), "scheme": scheme}
     if deal.layout.bridge_like:
         obj["pbn"] = format_pbn_deal(deal.piles)
     else:
@@ -249,6 +250,7 @@ def register(app: typer.Typer) -> None:
         from croupier.dealing.deal import deal_from_piles
         from croupier.formats.deal_text import parse_deal_piles
         from croupier.formats.pbn_deal import parse_pbn_deal
+        from croupier.ranking.partitions import decimal
 
         layout = _layout(game, players, hands, deck)
         scheme = _check_scheme(layout, scheme)
@@ -260,7 +262,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             _echo_number_json(number, scheme, deal)
         else:
-            typer.echo(str(number))
+            typer.echo(decimal(number))
 
     @app.command("unrank", help=UNRANK_HELP)
     def unrank_command(
@@ -279,6 +281,7 @@ def register(app: typer.Typer) -> None:
 
         layout = _layout(game, players, hands, deck)
         scheme = _check_scheme(layout, scheme)
+        from croupier.ranking.partitions import decimal, parse_decimal
         from croupier.ranking.schemes import get_scheme
 
         text = number.strip().replace("_", "").replace(",", "")
@@ -289,15 +292,15 @@ def register(app: typer.Typer) -> None:
         base = get_scheme(scheme).base
         top = base + layout.count - 1
         digits = text.lstrip("0") or "0"
-        if len(digits) > len(str(top)):  # too long to be in range (and to convert quickly)
+        if len(digits) > len(decimal(top)):  # too long to be in range (or to convert quickly)
             shown = f"{digits[:20]}... ({len(digits)} digits)" if len(digits) > 40 else digits
             raise RankingError(
                 f"deal number {shown} out of range for scheme {scheme!r}; expected "
-                f"{base} <= number <= {top}"
+                f"{base} <= number <= {decimal(top)}"
             )
-        deal = deal_from_number(layout, int(digits), scheme)
+        deal = deal_from_number(layout, parse_decimal(digits), scheme)
         if as_json:
-            _echo_number_json(int(digits), scheme, deal)
+            _echo_number_json(parse_decimal(digits), scheme, deal)
         elif layout.bridge_like:
             typer.echo(format_pbn_deal(deal.piles))
         else:
@@ -318,6 +321,7 @@ def register(app: typer.Typer) -> None:
         from croupier.dealing.methods import method_names
         from croupier.errors import CroupierError
         from croupier.randomness import OsRandomSource, UniformSampler
+        from croupier.ranking.partitions import decimal
 
         if deals < 1:
             raise CroupierError(f"--deals must be at least 1, got {deals}")
@@ -336,7 +340,7 @@ def register(app: typer.Typer) -> None:
             obj = {
                 "game": layout.game,
                 "layout": layout.describe(),
-                "deals": str(layout.count),
+                "deals": decimal(layout.count),
                 "log2_deals": round(log2m, 6),
                 "log2_deck_orders": round(log2full, 6),
                 "measured_bits": {k: round(v, 4) for k, v in measured.items()},
@@ -345,7 +349,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
             return
         typer.echo(layout.describe())
-        typer.echo(f"distinct deals M      {layout.count}")
+        typer.echo(f"distinct deals M      {decimal(layout.count)}")
         typer.echo(f"log2 M                {log2m:9.3f} bits  ({_dice_note(layout)})")
         typer.echo(f"log2 {n}! (deck order) {log2full:9.3f} bits")
         typer.echo(f"measured bits per deal, mean of {deals} (OS CSPRNG, recycled):")

@@ -105,14 +105,14 @@ def _line_text(line: bytes, path: str, number: int) -> str:
 
 
 def _write_bytes(data: bytes) -> None:
+    """Write ``data`` to standard output as it is (after any text already written)."""
     sys.stdout.flush()
     out = getattr(sys.stdout, "buffer", None)
-    if out is None:
+    if out is None:  # a text-only stream (some embedding hosts): best effort
         sys.stdout.write(data.decode("utf-8", "replace"))
+        sys.stdout.flush()
     else:
         out.write(data)
-    sys.stdout.flush()
-    if out is not None:
         out.flush()
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from croupier.dealing.deal import Deal
 from croupier.errors import CroupierError
 from croupier.formats.deal_text import sorted_hand
+from croupier.ranking.partitions import decimal
 
 __all__ = ["format_deals_csv"]
 
@@ -44,7 +45,7 @@ def format_deals_csv(deals: Iterable[Deal], scheme: str = "croupier") -> str:
         elif deal.layout != layout:
             raise CroupierError("all deals in one CSV must share a layout")
         piles = [" ".join(c.code for c in sorted_hand(p, layout.order)) for p in deal.piles]
-        head = [str(i), str(deal.number_in(scheme)), scheme]
+        head = [str(i), decimal(deal.number_in(scheme)), scheme]
         tail = [deal.method, f"{deal.bits_used:.6g}", deal.algorithm, deal.source]
         writer.writerow(head + piles + tail)
     return out.getvalue()

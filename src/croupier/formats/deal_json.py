@@ -31,6 +31,7 @@ from typing import Any
 from croupier.dealing.deal import Deal
 from croupier.formats.deal_text import sorted_hand
 from croupier.formats.pbn_deal import format_pbn_deal
+from croupier.ranking.partitions import decimal
 
 __all__ = ["deal_to_dict", "deals_to_json", "format_deal_json"]
 
@@ -71,7 +72,7 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
         "hands": hands,
         "piles": shared,
         "remainder": [c.code for c in sorted_hand(deal.remainder, order)],
-        "number": str(deal.number_in(scheme)),
+        "number": decimal(deal.number_in(scheme)),
         "scheme": scheme,
     }
     if layout.bridge_like:

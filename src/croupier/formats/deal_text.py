@@ -31,6 +31,7 @@ from croupier.dealing.deal import Deal, deal_from_piles
 from croupier.dealing.layout import Layout
 from croupier.errors import CardNotationError, DealNotationError
 from croupier.orders import get_order, sort_cards
+from croupier.ranking.partitions import decimal
 
 __all__ = [
     "format_deal_piles",
@@ -90,7 +91,7 @@ def format_hand_text(cards: Sequence[Card], order: str = "bridge") -> str:
 
 
 def _header(deal: Deal, scheme: str, number: int, bits: bool) -> str:
-    text = f"{deal.layout.game} deal {number} (scheme {scheme}, method {deal.method}"
+    text = f"{deal.layout.game} deal {decimal(number)} (scheme {scheme}, method {deal.method}"
     if bits:
         text += f", {deal.bits_used:.2f} bits"
     return text + ")"

@@ -181,16 +181,22 @@ class EntropySource(RandomSource):
 
         >>> EntropySource.parse("dice:1,2").shortfall(37)
         'entropy exhausted: all 2 d6 roll(s) used (5.2 bits); need at least 3 more d6 roll(s)'
+        >>> print(EntropySource.parse("hex:ff").shortfall(1, total_bits=21.8))
+        entropy exhausted: all 8 bit(s) used (8.0 bits); need at least 14 more bit(s) (4 more ...
         """
         more = max(1, self.more_digits_needed(factor))
         if total_bits is not None:
             per = self.bits_per_digit
             missing = total_bits - self.total_bits
             more = max(more, math.ceil(missing / per - 1e-9))
+        hex_digits = f" ({-(-more // 4)} more hex digit(s))" if self._is_hex() else ""
         return (
             f"entropy exhausted: all {len(self.digits)} {self.unit}(s) used "
-            f"({self.total_bits:.1f} bits); need at least {more} more {self.unit}(s)"
+            f"({self.total_bits:.1f} bits); need at least {more} more {self.unit}(s){hex_digits}"
         )
+
+    def _is_hex(self) -> bool:
+        return self.spec.strip().lower().startswith("hex:")
 
     def describe(self) -> str:
         return (

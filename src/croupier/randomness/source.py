@@ -158,6 +158,8 @@ class OsRandomSource(BufferedBitSource):
     (the unused low bits of the last byte are dropped, never handed out
     twice), smaller ones single bits.  A forked child drops the blocks, so
     parent and child never share bits.  ``bits_used`` counts the bits handed out.
+    Like numpy's generators, a source is not thread-safe: give each thread its
+    own (they are cheap).
 
     >>> src = OsRandomSource()
     >>> 0 <= src.bits(256) < 2**256, 0 <= src.bits(5) < 32, src.bits_used

@@ -39,6 +39,10 @@ class Chooser(Protocol):
     Random algorithms take a ``Chooser`` rather than a source, so the same code
     runs on real randomness (:class:`UniformSampler`) and under the exact
     decision-tree walker (:func:`croupier.randomness.walk.exact_distribution`).
+
+    >>> from croupier.randomness.seeded import SeededSource
+    >>> isinstance(UniformSampler(SeededSource("x")), Chooser)
+    True
     """
 
     def below(self, n: int) -> int:

@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import combinations, compress
@@ -41,8 +42,10 @@ from croupier.errors import RankingError
 
 __all__ = [
     "SubsetOrder",
+    "decimal",
     "lex_table",
     "multinomial",
+    "parse_decimal",
     "sequence_rank",
     "sequence_unrank",
     "split_by_lex_digits",
@@ -74,11 +77,65 @@ def multinomial(sizes: Sequence[int]) -> int:
     return result
 
 
+def decimal(number: int) -> str:
+    """``number`` in decimal, however many digits it has.
+
+    Python refuses ``str()`` of integers over 4,300 digits by default (a guard
+    against parsing untrusted text); deal numbers of big layouts (thousands of
+    cards) are longer, and croupier made them itself, so the guard is lifted
+    for this one conversion.
+
+    >>> decimal(53644737765488792839237440000)
+    '53644737765488792839237440000'
+    >>> len(decimal(10**5000))
+    5001
+    """
+    try:
+        return str(number)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(number)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
+def parse_decimal(text: str) -> int:
+    """The integer written in ASCII decimal ``text`` (inverse of :func:`decimal`).
+
+    Callers bound the length first (a deal number has at most as many digits
+    as ``M``); like :func:`decimal` it is not limited to 4,300 digits.
+
+    >>> parse_decimal("0042")
+    42
+    >>> parse_decimal(decimal(10**5000)) == 10**5000
+    True
+    >>> parse_decimal("4x")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RankingError: bad number '4x'; expected decimal digits 0-9
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise RankingError(f"bad number {text!r}; expected decimal digits 0-9")
+    try:
+        return int(text)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return int(text)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def _check_number(number: int, bound: int, what: str = "deal number") -> None:
     if isinstance(number, bool) or not isinstance(number, int):
         raise RankingError(f"{what} must be an integer, got {number!r}")
     if not 0 <= number < bound:
-        raise RankingError(f"{what} {number} out of range; expected 0 <= number < {bound}")
+        raise RankingError(
+            f"{what} {decimal(number)} out of range; expected 0 <= number < {decimal(bound)}"
+        )
 
 
 def _check_owners(owners: Sequence[int], sizes: Sequence[int]) -> None:

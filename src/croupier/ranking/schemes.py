@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from croupier.cards import Card
 from croupier.errors import RankingError
 from croupier.ranking.partitions import (
+    decimal,
     multinomial,
     sequence_rank,
     sequence_unrank,
@@ -138,8 +139,8 @@ class DealScheme:
         total = multinomial(sizes)
         if not self.base <= number < self.base + total:
             raise RankingError(
-                f"deal number {number} out of range for scheme {self.name!r}; expected "
-                f"{self.base} <= number <= {self.base + total - 1}"
+                f"deal number {decimal(number)} out of range for scheme {self.name!r}; "
+                f"expected {self.base} <= number <= {decimal(self.base + total - 1)}"
             )
         if sum(sizes) != len(deck):
             raise RankingError(f"pile sizes {list(sizes)} do not add up to {len(deck)} cards")
