@@ -182,3 +182,21 @@ def test_missing_optional_dependency_is_a_clear_error(monkeypatch: pytest.Monkey
         require("scipy.stats")
     with pytest.raises(MissingExtraError, match="'scipy' is not installed"):
         position_test(np.ones((3, 3)))
+
+
+def test_poker_categories_catch_three_riffles_that_bridge_patterns_miss() -> None:
+    # Fixed seeds.  Fisher–Yates is exactly uniform: each of its four game tests would flag
+    # it with probability 0.1% (alpha = 0.001).  Three GSR riffles leave the top five cards
+    # far too often in runs (straights, pairs of neighbours): 6000 shuffles reject it at
+    # p < 1e-6 on poker categories, while the round-robin bridge hand looks fair.
+    from croupier.analysis.run import monte_carlo
+
+    fair = monte_carlo("fisher-yates", 52, 3000, SeededSource("games-fisher-yates"))
+    assert [g.game for g in fair.games] == ["bridge suit patterns", "poker hand categories"]
+    for game in fair.games:
+        assert game.chi_square.p_value > 0.001 and game.g_test.p_value > 0.001
+        assert sum(game.observed.values()) == 3000
+    riffled = monte_carlo("riffle3", 52, 6000, SeededSource("games-riffle3"))
+    bridge, poker = riffled.games
+    assert poker.chi_square.p_value < 1e-6 and poker.g_test.p_value < 1e-6
+    assert bridge.chi_square.p_value > 0.001

@@ -306,3 +306,17 @@ def test_answer4_sketch_with_a_rounded_fraction_is_biased() -> None:
 
     dist = exact_distribution(lambda ch: tuple(deal_fraction((1, 1, 2), ch)[0]))
     assert len(dist) == 12 and set(dist.values()) == {Fraction(1, 12)}
+
+
+def test_optimal_deals_on_big_decks_use_the_same_numbering() -> None:
+    # 104 cards: past the table-driven fast path, dealt by plain unranking.
+    from croupier.dealing.deal import FAST_UNRANK_CARDS, _FastUnranker
+    from croupier.ranking.partitions import subsets_unrank
+
+    lay = make_layout(hands=[26, 26, 26], deck="shoe:2")
+    assert len(lay.deck) > FAST_UNRANK_CARDS
+    d = deal(lay, source=SeededSource("big deck", "test"))
+    number = UniformSampler(SeededSource("big deck", "test")).below(lay.count)
+    assert d.number == number and d.method == "optimal"
+    assert d.owners() == subsets_unrank(number, lay.sizes)
+    assert _FastUnranker(lay).piles(number) == d.piles

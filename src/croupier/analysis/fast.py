@@ -140,7 +140,7 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
 
     The seeds are run through the 32-bit generator together (numpy, in
     blocks); each shuffle's ``n`` swap choices form one number in base
-    ``n - 1``, these are tallied, and every distinct choice sequence is then
+    ``n - 1`` (first choice first), these are tallied, and every distinct choice sequence is then
     applied to the deck once.
 
     >>> from croupier.shuffling.flawed import time_seeded_shuffle
@@ -165,27 +165,35 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     for start in range(seeds.start, seeds.stop, block * seeds.step):
         state = np.arange(start, min(seeds.stop, start + block * seeds.step), seeds.step)
         state = state.astype(np.uint64) & mask
-        code = np.zeros(len(state), dtype=np.int64)
-        weight = 1
+        code = np.zeros(len(state), dtype=np.uint64)
+        choice = np.empty_like(state)
         for _ in range(n):
-            state = (state * mult + np.uint64(1)) & mask
-            code += ((state * n_choices) >> np.uint64(32)).astype(np.int64) * weight
-            weight *= base
-        tally += np.bincount(code, minlength=len(tally))
+            np.multiply(state, mult, out=state)
+            np.add(state, np.uint64(1), out=state)
+            np.bitwise_and(state, mask, out=state)
+            np.multiply(state, n_choices, out=choice)
+            np.right_shift(choice, np.uint64(32), out=choice)
+            np.multiply(code, n_choices, out=code)
+            np.add(code, choice, out=code)
+        tally += np.bincount(code.astype(np.int64), minlength=len(tally))
     codes = np.flatnonzero(tally)
     decks = np.tile(np.arange(n, dtype=np.int64), (len(codes), 1))
     rows = np.arange(len(codes))
-    rest = codes.copy()
     for i in range(n):
-        j = rest % base
-        rest //= base
+        j = codes // base ** (n - 1 - i) % base  # the first choice is the top digit
         held = decks[:, i].copy()
         decks[:, i] = decks[rows, j]
         decks[rows, j] = held
-    out: dict[Arrangement, int] = {}
-    for deck, count in zip(map(tuple, decks.tolist()), tally[codes].tolist(), strict=True):
-        out[deck] = out.get(deck, 0) + count
-    return dict(sorted(out.items()))
+    # group equal decks: number them by their Lehmer code, then add up their seed counts
+    rank = np.zeros(len(codes), dtype=np.int64)
+    for i in range(n - 1):
+        rank *= n - i
+        rank += (decks[:, i + 1 :] < decks[:, i : i + 1]).sum(axis=1)
+    ranks, first, where = np.unique(rank, return_index=True, return_inverse=True)
+    sums = np.bincount(where, weights=tally[codes], minlength=len(ranks))
+    return {
+        tuple(decks[f].tolist()): int(c) for f, c in zip(first.tolist(), sums.tolist(), strict=True)
+    }
 
 
 def _time_seeded(n: int) -> dict[Arrangement, Fraction]:

@@ -176,6 +176,15 @@ def _piles_from_owners(layout: Layout, owners: Sequence[int]) -> tuple[tuple[Car
 
 _FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
+FAST_UNRANK_CARDS = 64
+"""Decks up to this size deal through :class:`_FastUnranker`'s cached tables.
+
+Its tables pay off when they are reused, deal after deal, on a small deck
+(bridge: 52 cards); on bigger decks they are rarely reused, and unranking
+directly (:func:`~croupier.ranking.partitions.subsets_unrank`, the same
+numbering) is several times faster.
+"""
+
 
 class _FastUnranker:
     """Number -> piles under the ``croupier`` scheme, a run of positions per table look-up.
@@ -357,7 +366,7 @@ def deal_many(
     kind = src.kind
     m = get_method(method)
     total = layout.count
-    if m.name == "optimal":
+    if m.name == "optimal" and len(layout.deck) <= FAST_UNRANK_CARDS:
         fast = _FastUnranker(layout)
         below = sampler.below
         for _ in range(count):
@@ -367,6 +376,7 @@ def deal_many(
             bits = src.bits_used - before
             yield Deal(layout, None, "optimal", bits, kind, number, ALGORITHM_ID, masks)
         return
+    # Other methods, and the optimal one on big decks (plain unranking, no tables).
     for _ in range(count):
         before = src.bits_used
         owners, known = m.run(layout.sizes, sampler)
