@@ -362,7 +362,7 @@ def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
             ["--seed", "a seed phrase long enough to cover"],
             "from the seed: reproducible, and only as secret as the seed",
         ),
-        (["--entropy", "hex:" + "5a" * 24], "from your entropy: only as secret as your rolls"),
+        (["--entropy", "hex:" + "5a" * 24], "from your entropy: only as secret as your bits"),
     ],
 )
 def test_cli_says_where_the_randomness_came_from_on_stderr(

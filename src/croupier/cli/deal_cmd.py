@@ -149,32 +149,20 @@ def _dice_note(layout: Layout) -> str:
     return f"about {rolls} d6 rolls or {flips} coin flips per deal"
 
 
-SOURCE_NOTES = {
-    "os-csprng": "from the OS CSPRNG (not reproducible)",
-    "seeded": "from the seed: reproducible, and only as secret as the seed",
-    "entropy": "from your entropy: only as secret as your rolls",
-}
-"""Where the randomness came from, by source kind (the words ``croupier shuffle`` uses)."""
-
-
 def _source_notes(source: Any, layout: Layout, count: int, method: str) -> list[str]:
     """What goes to stderr after the deals: warnings, then where the randomness came from.
 
-    Worded like ``croupier shuffle``'s note, so both commands speak alike.
+    Worded by :func:`croupier.randomness.source_note`, as ``croupier shuffle`` is.
     """
-    from croupier.randomness import SeededSource
+    from croupier.randomness import seed_warning, source_note
 
     lines: list[str] = []
     log2m = math.log2(layout.count) if layout.count > 1 else 0.0
-    if isinstance(source, SeededSource) and source.seed_bits < log2m:
-        lines.append(
-            f"warning: the seed has at most {source.seed_bits} bits, so it can reach at most "
-            f"2^{source.seed_bits} of the ~2^{log2m:.1f} deals of {layout.game}: reproducible, "
-            "but only as secret as the seed"
-        )
-    note = SOURCE_NOTES.get(source.kind, SOURCE_NOTES["entropy"])
+    warning = seed_warning(source, log2m, f"~2^{log2m:.1f} deals of {layout.game}")
+    if warning is not None:
+        lines.append(f"warning: {warning}")
     what = "" if count == 1 else f" {count} deals"
-    lines.append(f"dealt{what} with {method} {note}")
+    lines.append(f"dealt{what} with {method} {source_note(source)}")
     return lines
 
 
