@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -381,3 +382,21 @@ def test_every_method_verdict_agrees_with_its_registry_claim(name: str) -> None:
         assert report.tv_bounds[0] == 0
     else:
         assert report.verdict == "biased", report.summary()
+
+
+def test_deal_obstructions_name_cards_that_cannot_reach_a_hand() -> None:
+    # A "deal" of 4 cards into two hands of 2 that always keeps card 0 in hand 0.
+    def keep_first(chooser):  # type: ignore[no-untyped-def]
+        partner = 1 + chooser.below(3)
+        return tuple(0 if c in (0, partner) else 1 for c in range(4))
+
+    walked = exact_analysis(keep_first, cards=4, kind="deal", space=6)
+    report = dataclasses.replace(walked, hands=(2, 2))
+    assert report.hand_matrix()[0] == [1, 0]
+    assert report.hand_matrix()[1] == [Fraction(1, 3), Fraction(2, 3)]
+    notes = report.obstructions()
+    assert "only 3 of 6 outcomes can happen (3 never occur)" in notes
+    assert "card 0 always ends at hand 0" in notes
+    assert report.to_json()["hand_matrix"][0] == ["1", "0"]
+    fair = exact_report("deal:optimal", 4, (2, 2))
+    assert fair.hand_matrix() == [[Fraction(1, 2)] * 2] * 4 and fair.obstructions() == []

@@ -375,13 +375,16 @@ def pile_perm(n: int, piles: int, order: Sequence[int] | None = None) -> Permuta
 
     >>> pile_perm(7, 3).tolist()
     [6, 3, 0, 4, 1, 5, 2]
+    >>> pile_perm(3, 10**18) == pile_perm(3, 3)
+    True
     """
     n = _size(n)
     p = int(piles)
     if p < 1:
         raise RangeError(f"number of piles must be >= 1, got {piles}")
-    ordering = list(range(p)) if order is None else [int(x) for x in order]
-    if sorted(ordering) != list(range(p)):
+    # piles beyond the n-th stay empty, so P > n cards deals like P = n (and stays cheap)
+    ordering = list(range(min(p, n))) if order is None else [int(x) for x in order]
+    if order is not None and sorted(ordering) != list(range(p)):
         raise RangeError(
             f"pile order {list(order or [])} must list each pile 0..{p - 1} exactly once"
         )
@@ -414,11 +417,14 @@ def kway_faro_perm(n: int, k: int, mode: str = "out") -> Permutation:
     [0, 3, 5, 1, 4, 6, 2]
     >>> kway_faro_perm(10, 2, "in") == faro_perm(10, "in")
     True
+    >>> kway_faro_perm(4, 10**18, "in").tolist()
+    [3, 2, 1, 0]
     """
     n = _size(n)
     k = int(k)
     if k < 1:
         raise RangeError(f"number of packets must be >= 1, got {k}")
+    k = max(1, min(k, n))  # packets beyond the n-th are empty: K > n acts like K = n
     q, r = divmod(n, k)
     sizes = np.full(k, q, dtype=np.intp)
     if _mode(mode) == "out":

@@ -194,24 +194,38 @@ class Chain:
 
 Step = Move | Repeat | Chain
 
+#: Longest integer (in digits) a spec may contain, and deepest nesting of parentheses.
+MAX_DIGITS = 1000
+MAX_DEPTH = 50
+
+_BLANK_END = re.compile(r"\s*\Z")
 _TOKEN = re.compile(r"\s*(?:(?P<int>[+-]?\d+)|(?P<name>[A-Za-z][A-Za-z0-9_-]*)|(?P<op>[,*:()]))")
 
 
 def _tokens(text: str) -> Iterator[tuple[str, str]]:
     pos = 0
     while pos < len(text):
-        if text[pos:].strip() == "":
+        if _BLANK_END.match(text, pos):
             return
         m = _TOKEN.match(text, pos)
         if m is None:
             bad = text[pos:].strip().split(",")[0].strip() or text[pos:].strip()
             raise ShuffleSpecError(
-                f"bad token {bad!r} in shuffle spec {text!r}; expected moves like "
+                f"bad token {_clip(bad)!r} in shuffle spec {_clip(text)!r}; expected moves like "
                 "'cut:3,riffle,faro-out*8'"
             )
         kind = m.lastgroup or "op"
+        if kind == "int" and len(m.group(kind).lstrip("+-")) > MAX_DIGITS:
+            raise ShuffleSpecError(
+                f"bad token {_clip(m.group(kind))!r} in shuffle spec {_clip(text)!r}: "
+                f"numbers in a spec have at most {MAX_DIGITS} digits"
+            )
         yield kind, m.group(kind)
         pos = m.end()
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _Parser:
@@ -219,6 +233,7 @@ class _Parser:
         self.text = text
         self.toks = list(_tokens(text))
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -227,13 +242,13 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             raise ShuffleSpecError(
-                f"shuffle spec {self.text!r} ends too early; expected a move such as 'riffle'"
+                f"shuffle spec {_clip(self.text)!r} ends too early; expected a move such as 'riffle'"
             )
         self.i += 1
         return tok
 
     def fail(self, token: str, why: str) -> ShuffleSpecError:
-        return ShuffleSpecError(f"bad token {token!r} in shuffle spec {self.text!r}: {why}")
+        return ShuffleSpecError(f"bad token {token!r} in shuffle spec {_clip(self.text)!r}: {why}")
 
     def sequence(self) -> Chain:
         steps = [self.term()]
@@ -249,13 +264,22 @@ class _Parser:
             kind, value = self.take()
             if kind != "int":
                 raise self.fail(value, "a repetition count must be an integer, e.g. faro-out*8")
-            step = Repeat(step, int(value))
+            times = int(value)
+            if isinstance(step, Repeat):  # (x*a)*b is x*(a*b): keeps the tree shallow
+                step, times = step.body, step.times * times
+            if times.bit_length() > 4 * MAX_DIGITS:
+                raise self.fail(value, f"the repetition count exceeds {MAX_DIGITS} digits")
+            step = Repeat(step, times)
         return step
 
     def atom(self) -> Step:
         kind, value = self.take()
         if (kind, value) == ("op", "("):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise self.fail("(", f"parentheses nest more than {MAX_DEPTH} deep")
             inner = self.sequence()
+            self.depth -= 1
             if self.peek() != ("op", ")"):
                 tok = self.peek()
                 raise self.fail(tok[1] if tok else "(", "unclosed '('; expected ')'")
@@ -268,7 +292,7 @@ class _Parser:
         info = MOVES.get(key)
         if info is None:
             raise ShuffleSpecError(
-                f"unknown move {value!r} in shuffle spec {self.text!r}; known moves: {_known()}"
+                f"unknown move {value!r} in shuffle spec {_clip(self.text)!r}; known moves: {_known()}"
             )
         if self.peek() == ("op", ":"):
             self.take()

@@ -112,9 +112,14 @@ def is_prime(n: int) -> bool:
     return True
 
 
+#: Pollard-rho steps allowed per factor (about a second): finds prime factors up to ~10**12.
+RHO_BUDGET = 3_000_000
+
+
 def _rho(n: int) -> int:
     """A non-trivial factor of the odd composite ``n`` (Pollard's rho, Brent's variant)."""
     c = 1
+    steps = 0
     while True:
         y, r, q, g = 2, 1, 1, 1
         x = ys = 2
@@ -131,6 +136,13 @@ def _rho(n: int) -> int:
                     q = q * abs(x - y) % n
                 g = math.gcd(q, n)
                 k += m
+            steps += 2 * r
+            if steps > RHO_BUDGET:
+                shown = str(n) if n.bit_length() < 200 else f"a {n.bit_length()}-bit number"
+                raise TooBigError(
+                    f"cannot factor {shown} quickly (no prime factor below about 10**12); "
+                    "orders of decks up to 10**18 cards and beyond are fine"
+                )
             r *= 2
         if g == n:
             g = 1

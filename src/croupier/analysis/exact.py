@@ -233,16 +233,30 @@ class ExactAnalysis:
             raise RangeError(f"{self.name!r} deals hands; a card x position matrix needs a shuffle")
         return self._matrix
 
+    def hand_matrix(self) -> list[list[Fraction]]:
+        """For deals: ``matrix[card][hand]``, the exact chance the card goes to the hand.
+
+        >>> from croupier.analysis.run import exact_report
+        >>> exact_report("deal:optimal", 3, (2, 1)).hand_matrix()[0]
+        [Fraction(2, 3), Fraction(1, 3)]
+        """
+        if self.hands is None:
+            raise RangeError(f"{self.name!r} is a shuffle (or its hands are unknown); no hands")
+        return self._matrix
+
     @cached_property
     def _matrix(self) -> list[list[Fraction]]:
         n = self.cards
+        columns = n if self.hands is None else len(self.hands)
         denominator = math.lcm(*(p.denominator for p in self._values))
         weights = {p: p.numerator * (denominator // p.denominator) for p in self._values}
-        counts = [[0] * n for _ in range(n)]
-        for arrangement, p in self.distribution.items():
+        counts = [[0] * columns for _ in range(n)]
+        for outcome, p in self.distribution.items():
             w = weights[p]
-            for position, card in enumerate(arrangement):
-                counts[card][position] += w
+            for i, j in enumerate(outcome):
+                # arrangements list the card at each position; deals the hand of each card
+                card, column = (j, i) if self.hands is None else (i, j)
+                counts[card][column] += w
         return [[Fraction(c, denominator) for c in row] for row in counts]
 
     def obstructions(self) -> list[str]:
@@ -259,15 +273,18 @@ class ExactAnalysis:
             parity = self.parity
             if parity in ("even", "odd"):
                 notes.append(f"parity is fixed: every outcome is an {parity} permutation")
-            matrix = self.position_matrix()
-            for card, row in enumerate(matrix):
-                fixed = [pos for pos, p in enumerate(row) if p == 1]
-                if fixed:
-                    notes.append(f"card {card} always ends at position {fixed[0]}")
+        if self.cards >= 2 and (self.kind == "arrangement" or self.hands is not None):
+            where = "position" if self.hands is None else "hand"
+            for card, row in enumerate(self._matrix):
+                fixed = [column for column, p in enumerate(row) if p == 1]
+                if fixed and len(row) > 1:
+                    notes.append(f"card {card} always ends at {where} {fixed[0]}")
                     continue
-                missing = [pos for pos, p in enumerate(row) if p == 0]
+                missing = [column for column, p in enumerate(row) if p == 0]
+                if self.hands is not None:  # an empty hand gets no card, fairly
+                    missing = [h for h in missing if self.hands[h] > 0]
                 if missing:
-                    notes.append(f"card {card} never reaches position(s) {missing}")
+                    notes.append(f"card {card} never reaches {where}(s) {missing}")
         if self.reachable == self.space and self.tv != 0:
             ratio = self.max_probability / self.min_probability
             notes.append(
@@ -309,6 +326,8 @@ class ExactAnalysis:
         if self.kind == "arrangement":
             data["parity"] = self.parity
             data["position_matrix"] = [[str(p) for p in row] for row in self.position_matrix()]
+        elif self.hands is not None:
+            data["hand_matrix"] = [[str(p) for p in row] for row in self.hand_matrix()]
         if outcomes:
             data["outcomes"] = [
                 {"outcome": _jsonable(o), "probability": str(p)}

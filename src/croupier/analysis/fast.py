@@ -162,9 +162,10 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     tally = np.zeros(base**n, dtype=np.int64)
     mask, mult, n_choices = np.uint64(2**32 - 1), np.uint64(DELPHI_LCG_MULTIPLIER), np.uint64(base)
     block = 1 << 22
-    for start in range(seeds.start, seeds.stop, block * seeds.step):
-        state = np.arange(start, min(seeds.stop, start + block * seeds.step), seeds.step)
-        state = state.astype(np.uint64) & mask
+    for first in range(0, len(seeds), block):
+        part = seeds[first : first + block]
+        state = np.arange(part.start, part.stop, part.step, dtype=np.int64).astype(np.uint64)
+        np.bitwise_and(state, mask, out=state)
         code = np.zeros(len(state), dtype=np.uint64)
         choice = np.empty_like(state)
         for _ in range(n):
@@ -189,10 +190,11 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     for i in range(n - 1):
         rank *= n - i
         rank += (decks[:, i + 1 :] < decks[:, i : i + 1]).sum(axis=1)
-    ranks, first, where = np.unique(rank, return_index=True, return_inverse=True)
+    ranks, firsts, where = np.unique(rank, return_index=True, return_inverse=True)
     sums = np.bincount(where, weights=tally[codes], minlength=len(ranks))
     return {
-        tuple(decks[f].tolist()): int(c) for f, c in zip(first.tolist(), sums.tolist(), strict=True)
+        tuple(decks[f].tolist()): int(c)
+        for f, c in zip(firsts.tolist(), sums.tolist(), strict=True)
     }
 
 

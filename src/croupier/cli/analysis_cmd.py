@@ -13,10 +13,15 @@ import typer
 from croupier.errors import RangeError
 
 if TYPE_CHECKING:
-    from croupier.analysis.exact import ExactAnalysis
     from croupier.analysis.run import MonteCarloReport, RepeatReport
 
 __all__ = ["parse_hands", "register"]
+
+PlotOption = Annotated[str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+OverwriteOption = Annotated[
+    bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
+]
 
 ANALYZE_HELP = """\
 Measure how fair a shuffle or deal method is.
@@ -144,14 +149,6 @@ def _emit(
         typer.echo(f"wrote {plot}")
 
 
-def _deal_matrix(report: ExactAnalysis, hands: int) -> list[list[Fraction]]:
-    matrix = [[Fraction(0)] * hands for _ in range(report.cards)]
-    for owners, p in report.distribution.items():
-        for card, pile in enumerate(owners):
-            matrix[card][pile] += p
-    return matrix
-
-
 def _exact(
     names: Sequence[str],
     cards: int,
@@ -168,7 +165,7 @@ def _exact(
         from croupier.analysis.plots import plot_heatmap
 
         r = reports[0]
-        matrix = r.position_matrix() if r.hands is None else _deal_matrix(r, len(r.hands))
+        matrix = r.position_matrix() if r.hands is None else r.hand_matrix()
         plot_heatmap(
             [[float(p) for p in row] for row in matrix],
             plot,
@@ -347,14 +344,10 @@ def register(app: typer.Typer) -> None:
         engine: Annotated[
             str, typer.Option("--engine", help="Exact engine: auto, walk or fast.")
         ] = "auto",
-        plot: Annotated[
-            str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+        plot: PlotOption = None,
+        as_json: JsonOption = False,
         list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
-        overwrite: Annotated[
-            bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
-        ] = False,
+        overwrite: OverwriteOption = False,
     ) -> None:
         if list_:
             _list_methods(as_json)
@@ -416,13 +409,9 @@ def register(app: typer.Typer) -> None:
         packets: Annotated[
             int, typer.Option("--packets", help="Packets per riffle (2 = ordinary riffle).")
         ] = 2,
-        plot: Annotated[
-            str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
-        overwrite: Annotated[
-            bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
-        ] = False,
+        plot: PlotOption = None,
+        as_json: JsonOption = False,
+        overwrite: OverwriteOption = False,
     ) -> None:
         from croupier.analysis.mixing import (
             format_probability,
