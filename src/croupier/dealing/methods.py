@@ -163,14 +163,20 @@ def interval_attempt(left: Sequence[int], coin: Chooser) -> int | None:
     positions up to the next power of two.  Each coin flip halves the dyadic
     interval that holds the chosen position; the search stops as soon as the
     whole interval belongs to one pile (that pile is the answer) or lies in the
-    padding (``None``: try again with fresh flips).  So each pile comes out
+    padding (``None``: try again with fresh flips).  When only one pile has open
+    slots the answer is known before any flip.  So each pile comes out
     with probability exactly proportional to its open slots, and a pile that
     owns a long run is decided after a few flips.
 
-    >>> from croupier.randomness import exact_distribution
+    >>> from croupier.randomness import ScriptedChooser, exact_distribution
     >>> exact_distribution(lambda ch: interval_attempt([1, 2], ch))
     {0: Fraction(1, 4), 1: Fraction(1, 2), None: Fraction(1, 4)}
+    >>> interval_attempt([0, 3, 0], ScriptedChooser([]))
+    1
     """
+    open_piles = [i for i, k in enumerate(left) if k > 0]
+    if len(open_piles) == 1:
+        return open_piles[0]  # only one pile can take the card: no flip needed
     total = sum(left)
     bounds: list[int] = []
     acc = 0
