@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 import sympy
@@ -155,3 +156,60 @@ def test_help_shows_examples(cli: CliRunner) -> None:
     for cmd in ("apply", "order", "elmsley", "group"):
         r = cli([cmd, "--help"])
         assert r.code == 0 and "Examples" in r.out
+
+
+def test_apply_json_numbers_are_those_json_writes_exactly_as_given(cli: CliRunner) -> None:
+    given = ["2.5", "-0", "1e3", "NaN", "1.50", "0.1", "true", "12345678901234567890123"]
+    data = _json(cli, ["apply", "identity", "--json", "--", *given])
+    assert data["items"] == [2.5, "-0", "1e3", "NaN", "1.50", 0.1, "true", 12345678901234567890123]
+    r = cli(["apply", "identity", "--json", "--", *given])
+    # every item is written back with the very characters it was given with
+    assert r.out.count('"') == 2 * 5 + 2 * 3  # 5 strings, plus the keys "spec"/"items" and value
+    for token in given:
+        assert token in r.out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["apply", "cut:" + "9" * 5000, "a", "b"], "1000 digits"),
+        (["apply", "(" * 3000 + "riffle" + ")" * 3000, "a"], "nest"),
+        (["apply", "riffle", "--cards", "9" * 5000], "bad number"),
+        (["order", "faro-out", "--cards", "10^4096"], "too large"),
+        (["order", "faro-out", "--cards", "10^300"], "cannot factor"),
+        (["apply", "pile:999999999999", "--cards", "5", "--json"], None),
+    ],
+)
+def test_huge_inputs_fail_cleanly_or_work(
+    cli: CliRunner, args: list[str], needle: str | None
+) -> None:
+    r = cli(args)
+    assert "Traceback" not in r.err
+    if needle is None:
+        assert r.code == 0 and json.loads(r.out)["items"] == [1, 2, 3, 4, 5]
+    else:
+        assert r.code == 2 and needle in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_group_with_orders_beyond_4300_digits(cli: CliRunner) -> None:
+    r = cli(["group", "cut:1", "faro-out", "--cards", "2000", "--json"])
+    assert r.code == 0, r.err
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # only to read the answers back here; the CLI needs no help
+    try:
+        data = json.loads(r.out)
+        big = str(math.factorial(2001) // 2)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert data["order"] == math.factorial(2000) and data["is_symmetric"] is True
+    assert data["index"] == 1
+    r = cli(["group", "cut:1", "riffle", "--cards", "2001"])
+    assert r.code == 0 and "alternating" in r.out
+    assert big in r.out
+
+
+def test_order_times_implies_trace(cli: CliRunner) -> None:
+    data = _json(cli, ["order", "faro-out", "--cards", "52", "--times", "9", "--json"])
+    assert data["trace"] == [False] * 7 + [True, False]
+    r = cli(["order", "faro-in", "--cards", "52", "--times", "3"])
+    assert r.code == 0 and r.out.splitlines()[-3:] == ["1st: false", "2nd: false", "3rd: false"]

@@ -90,8 +90,22 @@ def test_seed000_appendix_cut_forgets_the_wrap_and_we_do_not() -> None:
     # ... while the appendix splits at j, so a cut of n + 2 does nothing there.
     assert _elm_cut(8, deck, appendix=True) == deck
     assert cut(deck, 8) == cut(deck, 2) == [3, 4, 5, 6, 1, 2]
-    # None of the printed examples uses a cut >= n, so both versions print them.
-    assert [k for k in (2, 5, 4, 3) if k >= 6] == []
+    # None of the printed examples uses a cut >= n, so the appendix prints them too.
+
+    def appendix_randomize(ks: list[int], xs: list[Any]) -> list[Any]:
+        for k in ks:
+            xs = _elm_cut(k, xs, appendix=True)
+            half = len(xs) // 2
+            xs = _elm_interweave(xs[:half], xs[half:])
+        return xs
+
+    for ks, xs, printed in (
+        ([2], [1, 2, 3, 4, 5, 6], [3, 6, 4, 1, 5, 2]),
+        ([2, 5], [1, 2, 3, 4, 5, 6, 7, 9, 10], [10, 3, 6, 7, 1, 4, 2, 9, 5]),
+        ([2, 4, 3], [1, 2, 3, 4, 5, 6], [4, 5, 3, 6, 1, 2]),
+    ):
+        assert appendix_randomize(ks, xs) == printed == randomize_list(xs, ks)
+    assert appendix_randomize([8], deck) != randomize_list(deck, [8])
 
 
 @settings(max_examples=150)
@@ -367,3 +381,16 @@ def test_stable_public_names_exist() -> None:
         "kway_faro",
     ]:
         assert callable(getattr(moves, name))
+
+
+def test_more_piles_or_packets_than_cards_act_like_one_per_card() -> None:
+    # Piles/packets beyond the n-th stay empty, so a huge count costs nothing.
+    for n in range(8):
+        deck = list(range(n))
+        for extra in (n + 1, n + 5, 10**18):
+            assert pile_shuffle(deck, extra) == _sim_piles(deck, max(n, 1), None)
+            for mode in ("out", "in"):
+                assert kway_faro(deck, extra, mode) == _sim_kway(deck, max(n, 1), mode)
+        assert pile_shuffle(deck, 10**18) == deck  # one card per pile, pile 0 on top
+        assert kway_faro(deck, 10**18, "in") == deck[::-1]
+        assert kway_faro(deck, 10**18, "out") == deck

@@ -138,3 +138,32 @@ def test_bad_specs_get_one_line_errors_naming_the_token(text: str, token: str) -
     assert token in message
     assert "\n" not in message
     assert isinstance(info.value, ValueError)
+
+
+def test_chained_repetitions_multiply() -> None:
+    assert str(parse_spec("riffle*2*3")) == "riffle*6"
+    assert str(parse_spec("((faro-in*-2)*3)*-1")) == "faro-in*6"
+    assert parse_spec("riffle*2*3").permutation(14) == moves.riffle_perm(14) ** 6
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("cut:" + "9" * 1001, "at most 1000 digits"),
+        ("riffle*" + "7" * 1001, "at most 1000 digits"),
+        ("riffle" + "*99" * 700, "exceeds 1000 digits"),
+        ("(" * 60 + "riffle" + ")" * 60, "nest more than 50"),
+    ],
+)
+def test_oversized_specs_get_one_line_errors(text: str, needle: str) -> None:
+    with pytest.raises(ShuffleSpecError) as info:
+        parse_spec(text)
+    message = str(info.value)
+    assert needle in message and "\n" not in message
+    assert len(message) < 300  # the spec is quoted, clipped
+
+
+def test_nesting_within_the_limit_works() -> None:
+    text = "(" * 50 + "cut:1" + ")" * 50
+    assert parse_spec(text).permutation(5) == moves.cut_perm(5, 1)
+    assert parse_spec("riffle" + "*1" * 3000).permutation(6) == moves.riffle_perm(6)

@@ -293,3 +293,57 @@ def test_group_reports_alternating_and_symmetric() -> None:
         shuffle_group([], 5)
     with pytest.raises(CroupierError):
         shuffle_group([Permutation([1, 0])], 5)
+
+
+# ------------------------------------------------------- limits and fast paths
+
+
+def test_factorint_gives_up_cleanly_instead_of_hanging(monkeypatch: pytest.MonkeyPatch) -> None:
+    import croupier.theory as theory
+
+    assert factorint(2**600 * 3**5) == {2: 600, 3: 5}  # trial division needs no limit
+    with pytest.raises(TooBigError, match="bit"):
+        factorint(10**4096 - 1)
+    with pytest.raises(TooBigError):
+        faro_order(10**4096, "out")
+    monkeypatch.setattr(theory, "RHO_BUDGET", 1000)  # far below the ~30000 steps needed
+    with pytest.raises(TooBigError, match="quickly"):
+        factorint(999999937 * 1000000007)
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        ["cut:1", "riffle"],
+        ["cut:1", "faro-out"],
+        ["faro-in", "faro-out"],
+        ["cut:1", "reverse"],
+        ["monge", "milk"],
+        ["cut:2", "pile:3"],
+        ["kfaro:3", "cut:1"],
+    ],
+)
+def test_group_fast_path_agrees_with_schreier_sims(specs: list[str]) -> None:
+    from sympy.combinatorics import Permutation as SymPerm
+    from sympy.combinatorics import PermutationGroup
+
+    for n in range(8, 15):
+        gens = [parse_spec(s).permutation(n) for s in specs]
+        order = int(PermutationGroup([SymPerm(g.tolist()) for g in gens]).order())
+        info = shuffle_group(specs, n)
+        assert info.order == order, (specs, n)
+        assert math.prod(p**e for p, e in info.order_factors.items()) == order
+        assert info.is_symmetric == (order == math.factorial(n))
+        assert info.is_alternating == (order == math.factorial(n) // 2)
+
+
+def test_group_of_a_thousand_cards_is_recognised_at_once() -> None:
+    info = shuffle_group(["cut:1", "riffle"], 1001)
+    assert info.is_alternating and not info.is_symmetric  # both generators are even
+    assert info.order == math.factorial(1001) // 2
+    # Legendre: the exponent of p in 1001! is sum(1001 // p**i)
+    for p in (2, 3, 7, 997):
+        legendre = sum(1001 // p**i for i in range(1, 12))
+        assert info.order_factors[p] == legendre - (1 if p == 2 else 0)
+    odd = shuffle_group(["cut:1", "faro-out"], 1000)  # a 1000-cycle is odd
+    assert odd.is_symmetric and odd.order == math.factorial(1000)

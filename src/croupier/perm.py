@@ -216,7 +216,7 @@ class Permutation:
         """
         s = text.strip()
         if "(" in s or ")" in s:
-            if not re.fullmatch(r"(\(\s*[\d\s,]*\)\s*)*", s):
+            if not re.fullmatch(r"(\(\s*[\d\s,]*\)\s*)*", s) or re.search(r"\d{19}", s):
                 raise PermutationError(f"bad cycle notation {text!r}; expected e.g. '(0 2 1)(3 4)'")
             cycles = [
                 [int(x) for x in re.split(r"[\s,]+", body.strip()) if x]
@@ -225,7 +225,7 @@ class Permutation:
             return cls.from_cycles([c for c in cycles if c], n=n, base=base)
         body = s[1:-1] if s.startswith("[") and s.endswith("]") else s
         tokens = [t for t in re.split(r"[\s,]+", body.strip()) if t]
-        if not all(re.fullmatch(r"-?\d+", t) for t in tokens):
+        if not all(re.fullmatch(r"-?\d{1,18}", t) for t in tokens):
             raise PermutationError(
                 f"bad one-line notation {text!r}; expected e.g. '[2, 0, 1]' or '2 0 1'"
             )

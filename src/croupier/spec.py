@@ -242,7 +242,8 @@ class _Parser:
         tok = self.peek()
         if tok is None:
             raise ShuffleSpecError(
-                f"shuffle spec {_clip(self.text)!r} ends too early; expected a move such as 'riffle'"
+                f"shuffle spec {_clip(self.text)!r} ends too early; "
+                "expected a move such as 'riffle'"
             )
         self.i += 1
         return tok
@@ -266,8 +267,9 @@ class _Parser:
                 raise self.fail(value, "a repetition count must be an integer, e.g. faro-out*8")
             times = int(value)
             if isinstance(step, Repeat):  # (x*a)*b is x*(a*b): keeps the tree shallow
-                step, times = step.body, step.times * times
-            if times.bit_length() > 4 * MAX_DIGITS:
+                times *= step.times
+                step = step.body
+            if abs(times) >= 10**MAX_DIGITS:
                 raise self.fail(value, f"the repetition count exceeds {MAX_DIGITS} digits")
             step = Repeat(step, times)
         return step
@@ -292,7 +294,8 @@ class _Parser:
         info = MOVES.get(key)
         if info is None:
             raise ShuffleSpecError(
-                f"unknown move {value!r} in shuffle spec {_clip(self.text)!r}; known moves: {_known()}"
+                f"unknown move {_clip(value)!r} in shuffle spec {_clip(self.text)!r}; "
+                f"known moves: {_known()}"
             )
         if self.peek() == ("op", ":"):
             self.take()

@@ -112,14 +112,20 @@ def is_prime(n: int) -> bool:
     return True
 
 
-#: Pollard-rho steps allowed per factor (about a second): finds prime factors up to ~10**12.
+#: Pollard-rho steps allowed per factorisation (about a second): prime factors up to ~10**12.
 RHO_BUDGET = 3_000_000
 
+#: Numbers left with more bits than this after trial division are not factored.
+FACTOR_BITS = 512
 
-def _rho(n: int) -> int:
-    """A non-trivial factor of the odd composite ``n`` (Pollard's rho, Brent's variant)."""
+
+def _rho(n: int, spent: list[int]) -> int:
+    """A non-trivial factor of the odd composite ``n`` (Pollard's rho, Brent's variant).
+
+    ``spent[0]`` counts the steps taken so far in this factorisation; past
+    :data:`RHO_BUDGET` it gives up with :class:`TooBigError`.
+    """
     c = 1
-    steps = 0
     while True:
         y, r, q, g = 2, 1, 1, 1
         x = ys = 2
@@ -136,12 +142,12 @@ def _rho(n: int) -> int:
                     q = q * abs(x - y) % n
                 g = math.gcd(q, n)
                 k += m
-            steps += 2 * r
-            if steps > RHO_BUDGET:
+            spent[0] += 2 * r
+            if spent[0] > RHO_BUDGET:
                 shown = str(n) if n.bit_length() < 200 else f"a {n.bit_length()}-bit number"
                 raise TooBigError(
-                    f"cannot factor {shown} quickly (no prime factor below about 10**12); "
-                    "orders of decks up to 10**18 cards and beyond are fine"
+                    f"cannot factor {shown} quickly (no prime factor below about 10**12 "
+                    "turned up); decks up to 10**18 cards always work"
                 )
             r *= 2
         if g == n:
@@ -157,7 +163,10 @@ def _rho(n: int) -> int:
 def factorint(n: int) -> dict[int, int]:
     """The prime factorisation ``{prime: exponent}`` of ``n >= 1`` (trial division + Pollard rho).
 
-    Fast for numbers up to about ``10**30`` unless they are products of two huge primes.
+    Fast for numbers up to about ``10**30`` unless they are products of two huge primes;
+    gives up with :class:`TooBigError` (after about a second) when no prime factor below
+    about ``10**12`` turns up, and at once for a part of more than 512 bits left after
+    trial division.
 
     >>> factorint(51), factorint(1), factorint(10**18 - 1)
     ({3: 1, 17: 1}, {}, {3: 4, 7: 1, 11: 1, 13: 1, 19: 1, 37: 1, 52579: 1, 333667: 1})
@@ -169,7 +178,13 @@ def factorint(n: int) -> dict[int, int]:
         while n % p == 0:
             out[p] = out.get(p, 0) + 1
             n //= p
+    if n.bit_length() > FACTOR_BITS:
+        raise TooBigError(
+            f"cannot factor a {n.bit_length()}-bit number (limit {FACTOR_BITS} bits, about "
+            "154 digits, after removing small primes); decks up to 10**18 cards always work"
+        )
     stack = [n] if n > 1 else []
+    spent = [0]
     while stack:
         m = stack.pop()
         if is_prime(m):
@@ -179,7 +194,7 @@ def factorint(n: int) -> dict[int, int]:
         if r * r == m:
             stack += [r, r]
             continue
-        d = _rho(m)
+        d = _rho(m, spent)
         stack += [d, m // d]
     return dict(sorted(out.items()))
 
@@ -525,6 +540,7 @@ class GroupInfo:
     order: int
     is_symmetric: bool
     is_alternating: bool
+    factors: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def order_factors(self) -> dict[int, int]:
@@ -533,7 +549,16 @@ class GroupInfo:
         >>> GroupInfo(3, ("x",), 6, True, False).order_factors
         {2: 1, 3: 1}
         """
-        return factorint(self.order)
+        return dict(self.factors) if self.factors is not None else factorint(self.order)
+
+
+def _factor_product(values: Iterable[int]) -> dict[int, int]:
+    """The factorisation of a product of small positive integers (each factored alone)."""
+    out: dict[int, int] = {}
+    for v in values:
+        for p, e in factorint(v).items():
+            out[p] = out.get(p, 0) + e
+    return dict(sorted(out.items()))
 
 
 def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int) -> GroupInfo:
@@ -541,12 +566,19 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
 
     Reports the exact order, and whether the shuffles reach every arrangement
     (the symmetric group) or exactly the even ones (the alternating group).
+    Symmetric and alternating groups are recognised at once for any size (a
+    Monte Carlo test whose "yes" is a proof: a transitive group with a prime
+    cycle of length ``p``, ``n/2 < p < n - 2``, contains the alternating group);
+    other groups need the Schreier–Sims algorithm, which takes seconds to
+    minutes for big groups on more than about a hundred cards.
 
     >>> g = shuffle_group(["faro-in", "faro-out"], 8)
     >>> g.order, g.is_symmetric, g.is_alternating
     (24, False, False)
     >>> shuffle_group(["cut:1", "riffle"], 5).is_symmetric
     True
+    >>> shuffle_group(["cut:1", "riffle"], 1001).order_factors[2]
+    993
     """
     try:
         from sympy.combinatorics import Permutation as SymPerm
@@ -573,17 +605,26 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
             names.append(str(spec))
     if not perms:
         raise RangeError("give at least one shuffle to generate a group")
-    full = math.factorial(n)
+    all_even = all(p.is_even() for p in perms)
+    pieces: list[int]  # the order is their product (basic orbit lengths, or n!)
     if n <= 1:
-        order = 1
+        pieces = []
     else:
         group: Any = PermutationGroup([SymPerm(p.tolist()) for p in perms])
-        order = int(group.order())
-    all_even = all(p.is_even() for p in perms)
+        if n >= 8 and group.is_alt_sym(eps=1e-9):
+            # Proven to contain A_n: S_n if some generator is odd, otherwise A_n.
+            pieces = list(range(3 if all_even else 2, n + 1))
+        else:
+            group.schreier_sims()
+            pieces = [len(orbit) for orbit in group.basic_orbits]
+    factors = _factor_product(pieces)
+    order = math.prod(pieces)
+    full = math.factorial(n)
     return GroupInfo(
         degree=n,
         generators=tuple(names),
         order=order,
         is_symmetric=order == full,
         is_alternating=all_even and order == max(1, full // 2),
+        factors=factors,
     )
