@@ -3,28 +3,17 @@
 from __future__ import annotations
 
 import doctest
-import re
-import shlex
 
 import pytest
 
 from tests.conftest import ROOT, CliRunner
+from tests.doc_examples import Example, console_examples
 
 DOC = ROOT / "docs" / "cards.md"
 
 
-def _examples(kind: str) -> list[tuple[list[str], list[str]]]:
-    text = DOC.read_text(encoding="utf-8")
-    examples: list[tuple[list[str], list[str]]] = []
-    for block in re.findall(rf"```{kind}\n(.*?)```", text, re.DOTALL):
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                words = shlex.split(line[2:])
-                assert words[0] == "croupier", line
-                examples.append((words[1:], []))
-            elif examples:
-                examples[-1][1].append(line)
-    return examples
+def _examples(kind: str) -> list[Example]:
+    return console_examples(DOC, kind)
 
 
 def test_python_examples_pass() -> None:

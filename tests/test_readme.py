@@ -17,24 +17,13 @@ import sys
 import pytest
 
 from tests.conftest import ROOT, CliRunner
+from tests.doc_examples import Example, console_examples, example_id
 
 README = ROOT / "README.md"
 
 
-def _console_examples() -> list[tuple[list[str], list[str]]]:
-    text = README.read_text(encoding="utf-8")
-    examples: list[tuple[list[str], list[str]]] = []
-    for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
-        current: tuple[list[str], list[str]] | None = None
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                words = shlex.split(line[2:])
-                assert words[0] == "croupier", line
-                current = (words[1:], [])
-                examples.append(current)
-            elif current is not None:
-                current[1].append(line)
-    return examples
+def _console_examples() -> list[Example]:
+    return console_examples(README)
 
 
 def test_readme_python_examples_pass() -> None:
@@ -49,7 +38,7 @@ def test_readme_has_console_examples() -> None:
     assert len(_console_examples()) >= 3
 
 
-@pytest.mark.parametrize("args,expected", _console_examples(), ids=lambda v: " ".join(v))
+@pytest.mark.parametrize("args,expected", _console_examples(), ids=example_id)
 def test_readme_console_example(cli: CliRunner, args: list[str], expected: list[str]) -> None:
     result = cli(args)
     assert result.code == 0, result.err

@@ -1,0 +1,34 @@
+"""Reading the runnable examples out of Markdown pages (README and docs/)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+Example = tuple[list[str], list[str]]
+
+
+def console_examples(path: Path, fence: str = "console") -> list[Example]:
+    """``(arguments, expected lines)`` for each ``$ croupier ...`` line in ``fence`` blocks.
+
+    The expected lines are those that follow the command up to the next ``$``
+    line or the end of the block.
+    """
+    text = path.read_text(encoding="utf-8")
+    examples: list[Example] = []
+    for block in re.findall(rf"```{fence}\n(.*?)```", text, re.DOTALL):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                words = shlex.split(line[2:], comments=True)
+                if words[0] != "croupier":
+                    raise AssertionError(f"{path.name}: not a croupier command: {line}")
+                examples.append((words[1:], []))
+            elif examples:
+                examples[-1][1].append(line)
+    return examples
+
+
+def example_id(value: object) -> str:
+    """A readable pytest id for an example's arguments."""
+    return " ".join(value) if isinstance(value, list) else str(value)
