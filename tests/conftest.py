@@ -6,9 +6,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from croupier.cli.app import run
+
+# No per-example deadline: timings on a busy 2-core machine are no test of
+# correctness.  In CI the examples are derandomized, so a run is repeatable.
+settings.register_profile("croupier", deadline=None, print_blob=True)
+settings.register_profile("croupier-ci", deadline=None, print_blob=True, derandomize=True)
+settings.load_profile("croupier-ci" if os.environ.get("CI") else "croupier")
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = Path(__file__).resolve().parent / "vectors"
