@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import combinations, compress
 from math import comb
 from typing import Literal
@@ -77,6 +78,17 @@ def multinomial(sizes: Sequence[int]) -> int:
     return result
 
 
+@contextmanager
+def _unlimited_digits() -> Iterator[None]:
+    """Lift Python's 4,300-digit int/str conversion guard for one conversion."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
 def decimal(number: int) -> str:
     """``number`` in decimal, however many digits it has.
 
@@ -93,12 +105,8 @@ def decimal(number: int) -> str:
     try:
         return str(number)
     except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
+        with _unlimited_digits():
             return str(number)
-        finally:
-            sys.set_int_max_str_digits(old)
 
 
 def parse_decimal(text: str) -> int:
@@ -121,12 +129,8 @@ def parse_decimal(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
+        with _unlimited_digits():
             return int(text)
-        finally:
-            sys.set_int_max_str_digits(old)
 
 
 def _check_number(number: int, bound: int, what: str = "deal number") -> None:

@@ -171,6 +171,22 @@ def _bigdeal_unrank(number: int, sizes: Sequence[int]) -> list[int]:
     return [seat_of[c] for c in _bridge_order()]
 
 
+def _lex_rank(owners: Sequence[int], sizes: Sequence[int]) -> int:
+    return subsets_rank(owners, sizes, "lex")
+
+
+def _lex_unrank(number: int, sizes: Sequence[int]) -> list[int]:
+    return subsets_unrank(number, sizes, "lex")
+
+
+def _colex_rank(owners: Sequence[int], sizes: Sequence[int]) -> int:
+    return subsets_rank(owners, sizes, "colex")
+
+
+def _colex_unrank(number: int, sizes: Sequence[int]) -> list[int]:
+    return subsets_unrank(number, sizes, "colex")
+
+
 _UNVERIFIED = "round trips only"
 _SCHEMES: dict[str, DealScheme] = {
     s.name: s
@@ -181,8 +197,8 @@ _SCHEMES: dict[str, DealScheme] = {
             False,
             "pile by pile: mixed radix of lexicographic subset ranks, in the layout's deck order",
             "equals 'bigdeal' on bridge deals (tested against Big Deal's own vectors)",
-            lambda o, k: subsets_rank(o, k, "lex"),
-            lambda n, k: subsets_unrank(n, k, "lex"),
+            _lex_rank,
+            _lex_unrank,
         ),
         DealScheme(
             "sequence",
@@ -226,8 +242,8 @@ _SCHEMES: dict[str, DealScheme] = {
             True,
             "Andrews' numbering: N, E, S as colexicographic subsets (combinatorial number system)",
             "published example numbers 1, 10 and 10**27 (as page numbers, base 1)",
-            lambda o, k: subsets_rank(o, k, "colex"),
-            lambda n, k: subsets_unrank(n, k, "colex"),
+            _colex_rank,
+            _colex_unrank,
         ),
         DealScheme(
             "andrews-1",
@@ -235,8 +251,8 @@ _SCHEMES: dict[str, DealScheme] = {
             True,
             "Andrews' numbering counted from 1, as pages of a book of all deals",
             "published example numbers 1, 10 and 10**27",
-            lambda o, k: subsets_rank(o, k, "colex"),
-            lambda n, k: subsets_unrank(n, k, "colex"),
+            _colex_rank,
+            _colex_unrank,
         ),
     )
 }
