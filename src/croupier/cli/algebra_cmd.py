@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -151,19 +148,10 @@ def _factors_text(factors: dict[int, int]) -> str:
     return " * ".join(f"{p}^{e}" if e > 1 else str(p) for p, e in factors.items())
 
 
-@contextmanager
-def _long_integers() -> Iterator[None]:
-    """Lift Python's 4,300-digit guard on int-to-text conversion (huge group orders)."""
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
-
-
 def _echo_json(data: dict[str, Any]) -> None:
-    with _long_integers():
+    from croupier.ranking.partitions import unlimited_int_digits
+
+    with unlimited_int_digits():
         typer.echo(json.dumps(data, ensure_ascii=False))
 
 
@@ -357,6 +345,8 @@ def register(app: typer.Typer) -> None:
         )
         typer.echo(f"generators:  {', '.join(info.generators)}")
         typer.echo(f"cards:       {n}")
-        with _long_integers():
+        from croupier.ranking.partitions import unlimited_int_digits
+
+        with unlimited_int_digits():
             typer.echo(f"order:       {info.order} = {_factors_text(info.order_factors)}")
         typer.echo(f"group:       {kind}")

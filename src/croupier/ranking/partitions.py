@@ -54,6 +54,7 @@ __all__ = [
     "subset_unrank",
     "subsets_rank",
     "subsets_unrank",
+    "unlimited_int_digits",
     "unrank_lex_mask",
 ]
 
@@ -79,8 +80,13 @@ def multinomial(sizes: Sequence[int]) -> int:
 
 
 @contextmanager
-def _unlimited_digits() -> Iterator[None]:
-    """Lift Python's 4,300-digit int/str conversion guard for one conversion."""
+def unlimited_int_digits() -> Iterator[None]:
+    """Lift Python's 4,300-digit guard on int/str conversion inside a ``with`` block.
+
+    >>> with unlimited_int_digits():
+    ...     len(str(10**5000))
+    5001
+    """
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
@@ -105,7 +111,7 @@ def decimal(number: int) -> str:
     try:
         return str(number)
     except ValueError:
-        with _unlimited_digits():
+        with unlimited_int_digits():
             return str(number)
 
 
@@ -129,7 +135,7 @@ def parse_decimal(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        with _unlimited_digits():
+        with unlimited_int_digits():
             return int(text)
 
 
