@@ -29,6 +29,20 @@ def console_examples(path: Path, fence: str = "console") -> list[Example]:
     return examples
 
 
+def lines_match(expected: list[str], actual: list[str]) -> bool:
+    """Line by line; a line ``...`` stands for any lines, ``(...)`` for any text in a line.
+
+    Without those two wildcards this is plain equality of the lines.
+    """
+    pattern = ""
+    for line in expected:
+        if line.strip() == "...":
+            pattern += r"(?:.*\n)*"
+        else:
+            pattern += re.escape(line).replace(r"\(\.\.\.\)", r"\(.*\)") + r"\n"
+    return re.fullmatch(pattern, "".join(f"{a}\n" for a in actual)) is not None
+
+
 def example_id(value: object) -> str:
     """A readable pytest id for an example's arguments."""
     return " ".join(value) if isinstance(value, list) else str(value)

@@ -25,7 +25,7 @@ def _json(cli: CliRunner, args: list[str]) -> dict[str, object]:
 # ------------------------------------------------------------------- apply
 
 
-def test_apply_seed_examples(cli: CliRunner) -> None:
+def test_apply_dealers_move_worked_examples(cli: CliRunner) -> None:
     r = cli(["apply", "dealers-move:2", "1", "2", "3", "4", "5", "6"])
     assert r.code == 0 and r.out.strip() == "3 6 4 1 5 2"
     r = cli(
@@ -213,3 +213,48 @@ def test_order_times_implies_trace(cli: CliRunner) -> None:
     assert data["trace"] == [False] * 7 + [True, False]
     r = cli(["order", "faro-in", "--cards", "52", "--times", "3"])
     assert r.code == 0 and r.out.splitlines()[-3:] == ["1st: false", "2nd: false", "3rd: false"]
+
+
+def test_cards_has_the_short_flag_c_in_every_command(cli: CliRunner) -> None:
+    assert cli(["apply", "riffle", "-c", "5"]).out.split() == ["1", "3", "2", "4", "5"]
+    assert _json(cli, ["order", "faro-out", "-c", "52", "--json"])["order"] == 8
+    assert _json(cli, ["elmsley", "-c", "52", "--to", "5", "--json"])["moves"] == [
+        "in",
+        "out",
+        "in",
+    ]
+    assert _json(cli, ["group", "faro-in", "faro-out", "-c", "8", "--json"])["order"] == 24
+    r = cli(["order", "faro-out", "-n", "52"])  # -n is --count everywhere, and order has none
+    assert r.code == 2 and len(r.err.splitlines()) == 1 and "-n" in r.err
+
+
+def test_help_lists_the_moves_and_decks_of_the_registries(cli: CliRunner) -> None:
+    from croupier.decks import DECK_PRESETS
+    from croupier.spec import MOVES
+
+    text = " ".join(cli(["apply", "--help"]).out.split())
+    for move in MOVES.values():
+        assert (f"{move.name}:{move.arg}" if move.arg else move.name) in text
+    for name in DECK_PRESETS:
+        assert name in text
+
+
+def test_huge_numbers_never_lift_the_process_wide_digit_guard(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(limit: int) -> None:
+        raise AssertionError("the process-wide int/str digit limit was changed")
+
+    monkeypatch.setattr(sys, "set_int_max_str_digits", refuse)
+    r = cli(["group", "cut:1", "riffle", "--cards", "2001", "--json"])
+    assert r.code == 0, r.err
+    head = r.out.split('"order": ')[1]
+    digits = head[: head.index(",")]
+    # 2001!/2 has 5,742 digits: more than Python's default limit of 4,300
+    assert len(digits) > 4300 and digits.isdigit()
+    assert int(digits[:6]) == int(str(math.factorial(2001) // 2 // 10 ** (len(digits) - 6)))
+
+
+def test_apply_json_keeps_non_ascii_items_as_written(cli: CliRunner) -> None:
+    r = cli(["apply", "reverse", "--json", "A♠", "10♥", "Kö"])
+    assert r.code == 0 and r.out == '{"spec": "reverse", "items": ["Kö", "10♥", "A♠"]}\n'

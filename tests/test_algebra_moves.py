@@ -1,4 +1,4 @@
-"""Deterministic shuffles: the seeds' printed examples, and every move against a hand simulation."""
+"""Deterministic shuffles: the dealer's move's worked examples, every move against a hand model."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ from croupier.moves import (
 )
 from croupier.perm import Permutation
 
-# ------------------------------------------------ seed 000, printed examples
+# -------------------------------- dealer's move: cut at k (wrapping), then riffle
 
 
-def test_seed000_examples_verbatim() -> None:
+def test_dealers_move_worked_examples() -> None:
     assert cut([1, 2, 3, 4, 5, 6, 7, 8], 3) == [4, 5, 6, 7, 8, 1, 2, 3]
     assert cut(["Red", "Green", "Blue", "Black", "White"], 3) == [
         "Black",
@@ -57,7 +57,7 @@ def test_seed000_examples_verbatim() -> None:
     assert riffle([1, 2, 3, 4, 5]) == [1, 3, 2, 4, 5]
     assert dealers_move([1, 2, 3, 4, 5, 6], 2) == [3, 6, 4, 1, 5, 2]
     assert randomize_list([1, 2, 3, 4, 5, 6, 7, 9, 10], [2, 5]) == [10, 3, 6, 7, 1, 4, 2, 9, 5]
-    # the appendix's doc comment
+    # three moves, cuts 2, 4 and 3
     assert randomize_list([1, 2, 3, 4, 5, 6], [2, 4, 3]) == [4, 5, 3, 6, 1, 2]
     # List.Extra.splitAt 3 [10..15], glued back in the other order, is the cut
     assert cut([10, 11, 12, 13, 14, 15], 3) == [13, 14, 15, 10, 11, 12]
@@ -76,25 +76,25 @@ def _elm_interweave(a: list[Any], b: list[Any]) -> list[Any]:
     return out + a + b
 
 
-def _elm_cut(j: int, xs: list[Any], appendix: bool = False) -> list[Any]:
+def _elm_cut(j: int, xs: list[Any], wrap: bool = True) -> list[Any]:
     k = j % len(xs) if xs else 0  # Elm's modBy
-    a, b = _elm_split_at(j if appendix else k, xs)
+    a, b = _elm_split_at(k if wrap else j, xs)
     return b + a
 
 
-def test_seed000_appendix_cut_forgets_the_wrap_and_we_do_not() -> None:
+def test_cut_wraps_around_and_a_cut_without_the_wrap_differs() -> None:
     deck = list(range(1, 7))
-    # The article's cut and croupier agree on every in-range cut ...
+    # The cut takes k modulo the deck size; croupier agrees with that on every cut ...
     for k in range(-12, 13):
         assert cut(deck, k) == _elm_cut(k, deck)
-    # ... while the appendix splits at j, so a cut of n + 2 does nothing there.
-    assert _elm_cut(8, deck, appendix=True) == deck
+    # ... while a cut that splits at k unreduced does nothing for a cut of n + 2.
+    assert _elm_cut(8, deck, wrap=False) == deck
     assert cut(deck, 8) == cut(deck, 2) == [3, 4, 5, 6, 1, 2]
-    # None of the printed examples uses a cut >= n, so the appendix prints them too.
+    # With cuts below n both give the same worked examples.
 
-    def appendix_randomize(ks: list[int], xs: list[Any]) -> list[Any]:
+    def unwrapped_randomize(ks: list[int], xs: list[Any]) -> list[Any]:
         for k in ks:
-            xs = _elm_cut(k, xs, appendix=True)
+            xs = _elm_cut(k, xs, wrap=False)
             half = len(xs) // 2
             xs = _elm_interweave(xs[:half], xs[half:])
         return xs
@@ -104,8 +104,8 @@ def test_seed000_appendix_cut_forgets_the_wrap_and_we_do_not() -> None:
         ([2, 5], [1, 2, 3, 4, 5, 6, 7, 9, 10], [10, 3, 6, 7, 1, 4, 2, 9, 5]),
         ([2, 4, 3], [1, 2, 3, 4, 5, 6], [4, 5, 3, 6, 1, 2]),
     ):
-        assert appendix_randomize(ks, xs) == printed == randomize_list(xs, ks)
-    assert appendix_randomize([8], deck) != randomize_list(deck, [8])
+        assert unwrapped_randomize(ks, xs) == printed == randomize_list(xs, ks)
+    assert unwrapped_randomize([8], deck) != randomize_list(deck, [8])
 
 
 @settings(max_examples=150)
@@ -129,11 +129,11 @@ def test_interweave_matches_reference(a: list[int], b: list[int]) -> None:
     assert interweave(a, b) == _elm_interweave(a, b)
 
 
-# ---------------------------------------------------- seed 002, perfect shuffle
+# ------------------------------- perfect shuffle: halves interlaced, top stays
 
 
-def _seed002_ps(arr: list[Any]) -> list[Any]:
-    """The seed's JavaScript ``ps`` (even lengths), transcribed."""
+def _perfect_shuffle_by_formula(arr: list[Any]) -> list[Any]:
+    """Out-shuffle of an even deck: card ``x`` goes to ``2x`` (top half) or ``2x - 2N + 1``."""
     n = len(arr) // 2
     ret: list[Any] = [None] * len(arr)
     for i in range(n):
@@ -143,14 +143,14 @@ def _seed002_ps(arr: list[Any]) -> list[Any]:
     return ret
 
 
-def test_seed002_faro_out_matches_the_seed_function() -> None:
+def test_faro_out_matches_the_position_formula_loop() -> None:
     for n in range(0, 80, 2):
         deck = [object() for _ in range(n)]
-        assert faro(deck, "out") == _seed002_ps(deck)
-        assert riffle(deck) == _seed002_ps(deck)
+        assert faro(deck, "out") == _perfect_shuffle_by_formula(deck)
+        assert riffle(deck) == _perfect_shuffle_by_formula(deck)
 
 
-def test_seed002_identity_checks_on_ten_cards() -> None:
+def test_faro_out_moves_the_right_objects_on_ten_cards() -> None:
     a = [object() for _ in range(10)]
     b = faro(a, "out")
     assert a[0] is not a[1]
@@ -160,7 +160,7 @@ def test_seed002_identity_checks_on_ten_cards() -> None:
     assert a[9] is b[9]
 
 
-def test_seed002_sixteen_line_trace_of_52_cards() -> None:
+def test_eight_and_sixteen_out_shuffles_restore_52_cards() -> None:
     arr = [object() for _ in range(52)]
     shuffled = arr
     lines = []
@@ -173,7 +173,7 @@ def test_seed002_sixteen_line_trace_of_52_cards() -> None:
     assert lines == expected
 
 
-def test_seed002_position_formula() -> None:
+def test_faro_position_formulas() -> None:
     for two_n in range(0, 60, 2):
         n = two_n // 2
         f_out = [2 * x if x < n else 2 * x - 2 * n + 1 for x in range(two_n)]

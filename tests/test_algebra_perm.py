@@ -244,7 +244,7 @@ def test_array_is_read_only_and_hash_matches_equality() -> None:
 
 
 def test_positions_and_destination_are_the_inverse_map() -> None:
-    # seed 002's formula for 2N = 10: f(x) = 2x for x < N, 2x - 2N + 1 otherwise
+    # the out-shuffle of 2N = 10 cards: f(x) = 2x for x < N, 2x - 2N + 1 otherwise
     f = [2 * x if x < 5 else 2 * x - 10 + 1 for x in range(10)]
     p = Permutation.from_positions(f)
     assert p.positions().tolist() == f

@@ -33,7 +33,7 @@ def test_sequences_run_left_to_right() -> None:
     expected = moves.riffle(moves.cut(moves.reverse(deck), 3))
     assert parse_spec("reverse,cut:3,riffle").apply(deck) == expected
     assert parse_spec("reverse , cut:3 ,riffle").apply(deck) == expected
-    # the seed's randomizeList [2,5] as a spec
+    # two dealer's moves, cuts 2 then 5, as a spec
     assert parse_spec("dealers-move:2,dealers-move:5").apply([1, 2, 3, 4, 5, 6, 7, 9, 10]) == [
         10,
         3,

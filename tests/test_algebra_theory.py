@@ -105,8 +105,8 @@ def test_number_theory_orders_agree_with_cycle_decomposition_up_to_200() -> None
     assert faro_order(52, "in") == 52
 
 
-def test_seed002_fermat_remark_is_only_an_upper_bound() -> None:
-    # The seed says a prime 2N - 1 needs 2N - 2 shuffles; the order only divides 2N - 2.
+def test_prime_2n_minus_1_bounds_the_out_shuffle_order_only_from_above() -> None:
+    # "A prime 2N - 1 needs 2N - 2 out-shuffles" is only a bound: the order divides 2N - 2.
     for two_n in range(4, 400, 2):
         m = two_n - 1
         k = faro_order(two_n, "out")
@@ -161,7 +161,7 @@ def test_spec_order_big_decks_and_errors() -> None:
 # --------------------------------------------------------------- traces
 
 
-def test_trace_reproduces_seed002() -> None:
+def test_trace_of_16_out_shuffles_of_52_cards() -> None:
     expected = [False] * 7 + [True] + [False] * 7 + [True]
     assert trace("faro-out", 52, 16) == expected
     arr = list(range(52))
@@ -347,3 +347,54 @@ def test_group_of_a_thousand_cards_is_recognised_at_once() -> None:
         assert info.order_factors[p] == legendre - (1 if p == 2 else 0)
     odd = shuffle_group(["cut:1", "faro-out"], 1000)  # a 1000-cycle is odd
     assert odd.is_symmetric and odd.order == math.factorial(1000)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 52, 10**18])
+def test_every_faro_function_refuses_an_unknown_mode_for_every_deck_size(n: int) -> None:
+    from croupier.errors import ShuffleSpecError
+    from croupier.moves import faro, kway_faro_perm, unfaro_perm
+
+    calls = [
+        lambda: faro_order(n, "sideways"),  # type: ignore[arg-type]
+        lambda: faro_order_details(n, "sideways"),  # type: ignore[arg-type]
+        lambda: faro_cycle_counts(n, "sideways"),  # type: ignore[arg-type]
+    ]
+    if n <= 52:
+        calls += [
+            lambda: faro_perm(n, "sideways"),  # type: ignore[arg-type]
+            lambda: unfaro_perm(n, "sideways"),  # type: ignore[arg-type]
+            lambda: kway_faro_perm(n, 3, "sideways"),  # type: ignore[arg-type]
+            lambda: faro(list(range(n)), "sideways"),  # type: ignore[arg-type]
+        ]
+    if n >= 1:
+        calls.append(lambda: follow(n, 0, ["in", "sideways"]))
+    for call in calls:
+        with pytest.raises(
+            ShuffleSpecError, match="unknown faro mode 'sideways'; expected 'out' or 'in'"
+        ):
+            call()
+
+
+def test_faro_modes_are_one_type_shared_by_moves_and_theory() -> None:
+    from typing import get_args
+
+    import croupier.theory as theory
+    from croupier.moves import FARO_MODES, FaroMode
+
+    assert FARO_MODES == get_args(FaroMode) == ("out", "in")
+    assert not hasattr(theory, "Shuffle")
+    assert set(elmsley(52, 0, frm=51)) <= set(FARO_MODES)
+    assert faro_order_details(52, "in").mode == "in"
+
+
+def test_missing_sympy_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import croupier.theory as theory
+    from croupier.errors import CroupierError, MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "sympy.combinatorics", None)  # makes the import fail
+    with pytest.raises(MissingExtraError, match=r"pip install 'croupier\[groups\]'") as info:
+        shuffle_group(["faro-out"], 8)
+    assert isinstance(info.value, CroupierError) and "\n" not in str(info.value)
+    assert "MissingExtraError" not in vars(theory).get("__all__", [])

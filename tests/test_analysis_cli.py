@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -189,3 +190,96 @@ def test_mixing_json_has_exactly_the_issue_fields(cli: CliRunner) -> None:
     # never.  TV = 1/2 * (|1/2 - 1/6| + 4 * |1/8 - 1/6| + 1/6) = 1/3; separation 1.
     assert points[0]["tv_fraction"] == "1/3" and points[0]["separation"] == 1.0
     assert isinstance(points[1]["tv"], float) and isinstance(points[1]["separation"], float)
+
+
+def test_cards_is_c_and_n_is_not_cards(cli: CliRunner) -> None:
+    short = cli(["analyze", "swap-any", "-c", "3", "--json"])
+    assert short.code == 0 and json.loads(short.out)["cards"] == 3
+    assert (
+        cli(["mixing", "riffle", "-c", "52", "--max", "8"]).out
+        == cli(["mixing", "riffle", "--cards", "52", "--max", "8"]).out
+    )
+    for args in (["analyze", "swap-any", "-n", "3"], ["mixing", "riffle", "-n", "52"]):
+        r = cli(args)  # -n means --count in every croupier command
+        assert r.code == 2 and r.out == "" and len(r.err.splitlines()) == 1, args
+        assert "No such option: -n" in r.err
+
+
+def test_engine_choices_come_from_the_library(cli: CliRunner) -> None:
+    from typing import get_args
+
+    from croupier.analysis.run import EngineChoice
+
+    help_text = cli(["analyze", "--help"]).out
+    for choice in get_args(EngineChoice):
+        assert choice in help_text
+    r = cli(["analyze", "swap-any", "--cards", "4", "--engine", "quick"])
+    assert r.code == 2 and len(r.err.splitlines()) == 1 and "'quick'" in r.err
+    walk = json.loads(
+        cli(["analyze", "swap-any", "--cards", "4", "--engine", "walk", "--json"]).out
+    )
+    # independent: the 4**4 equally likely swap sequences, counted by brute force
+    paths: dict[tuple[int, ...], int] = {}
+    for js in itertools.product(range(4), repeat=4):
+        deck = [0, 1, 2, 3]
+        for i, j in enumerate(js):
+            deck[i], deck[j] = deck[j], deck[i]
+        paths[tuple(deck)] = paths.get(tuple(deck), 0) + 1
+    tv = sum(abs(Fraction(paths.get(p, 0), 4**4) - Fraction(1, 24))
+             for p in itertools.permutations(range(4))) / 2  # fmt: skip
+    assert walk["engine"] == "walk" and Fraction(walk["tv"]) == tv
+
+
+def test_engine_is_refused_where_nothing_is_exact(cli: CliRunner) -> None:
+    for args in (
+        ["analyze", "fisher-yates", "--cards", "20", "--engine", "walk"],
+        ["analyze", "fisher-yates", "--cards", "5", "--trials", "9", "--engine", "fast"],
+        ["analyze", "cut", "--cards", "4", "--repeat", "3", "--engine", "walk"],
+    ):
+        r = cli(args)
+        assert r.code == 2 and "--engine" in r.err and "exact" in r.err, (args, r.err)
+        assert r.err.count("\n") == 1
+
+
+def test_list_shows_every_registered_method_under_a_heading(cli: CliRunner) -> None:
+    from croupier.analysis.methods import analysis_methods
+
+    lines = cli(["analyze", "--list"]).out.splitlines()
+    listed = [line.split()[0] for line in lines if line.startswith("  ")]
+    assert sorted(listed) == sorted(analysis_methods())
+    headings = [line for line in lines if not line.startswith(" ")]
+    assert all(h.endswith(":") for h in headings) and len(headings) >= 4
+
+
+def test_mixing_group_without_a_subcommand_shows_its_help(cli: CliRunner) -> None:
+    r = cli(["mixing"])
+    assert r.code == 0 and "riffle" in r.out and "croupier mixing riffle" in r.out
+
+
+def test_mixing_json_fractions_longer_than_4300_digits(cli: CliRunner) -> None:
+    r = cli(["mixing", "riffle", "--cards", "300", "--max", "50", "--json"])
+    assert r.code == 0, r.err
+    last = json.loads(r.out)[-1]
+    assert last["shuffles"] == 50
+    # Separation after k riffles (a = 2**k packets): 1 - n! C(a, n) / a**n.
+    n, a = 300, 2**50
+    expected = 1 - Fraction(math.factorial(n) * math.comb(a, n), a**n)
+    numerator, denominator = last["separation_fraction"].split("/")
+    assert len(denominator) > 4300
+    assert Fraction(_big_int(numerator), _big_int(denominator)) == expected
+
+
+def _big_int(digits: str) -> int:
+    """A decimal of any length, read 1000 digits at a time (under Python's 4300-digit limit)."""
+    value = 0
+    for start in range(0, len(digits), 1000):
+        chunk = digits[start : start + 1000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
+def test_unknown_method_points_at_the_list_option(cli: CliRunner) -> None:
+    r = cli(["analyze", "fisher-yates,bogo", "--cards", "3"])
+    assert r.code == 2 and r.err.count("\n") == 1
+    assert "'bogo'" in r.err and "croupier analyze --list" in r.err
+    assert "swap-any" in r.err and "()" not in r.err  # the choices, and no Python call

@@ -10,45 +10,26 @@ import pytest
 
 from croupier.analysis.run import exact_report
 from tests.conftest import ROOT, CliRunner
+from tests.doc_examples import console_examples, example_id, lines_match
 
 DOC = ROOT / "docs" / "fairness.md"
 TEXT = DOC.read_text(encoding="utf-8")
 
 
-def _console_examples() -> list[tuple[list[str], list[str]]]:
-    """``(arguments, expected lines)`` for every ``$ croupier ...`` in a console block."""
-    examples = []
-    for block in re.findall(r"```console\n(.*?)```", TEXT, re.DOTALL):
-        for chunk in re.split(r"^\$ croupier ", block, flags=re.MULTILINE)[1:]:
-            command, *lines = chunk.splitlines()
-            examples.append((shlex.split(command), lines))
-    return examples
-
-
-def _matches(expected: list[str], actual: list[str]) -> bool:
-    """Line by line; a line ``...`` stands for any lines, ``(...)`` for any text in a line."""
-    pattern = ""
-    for line in expected:
-        if line.strip() == "...":
-            pattern += r"(?:.*\n)*"
-        else:
-            pattern += re.escape(line).replace(r"\(\.\.\.\)", r"\(.*\)") + r"\n"
-    return re.fullmatch(pattern, "".join(f"{a}\n" for a in actual)) is not None
-
-
 def test_the_line_matcher_can_fail() -> None:
-    assert _matches(["a (...)", "...", "z"], ["a (x y)", "b", "c", "z"])
-    assert not _matches(["a", "z"], ["a", "b", "z"])
-    assert not _matches(["a (...)"], ["a x"])
+    assert lines_match(["a (...)", "...", "z"], ["a (x y)", "b", "c", "z"])
+    assert not lines_match(["a", "z"], ["a", "b", "z"])
+    assert not lines_match(["a (...)"], ["a x"])
+    assert lines_match(["a", "b"], ["a", "b"]) and not lines_match(["a", "b"], ["a", "c"])
 
 
-@pytest.mark.parametrize("args,expected", _console_examples(), ids=lambda v: " ".join(v))
+@pytest.mark.parametrize("args,expected", console_examples(DOC), ids=example_id)
 def test_console_examples_print_what_the_page_says(
     cli: CliRunner, args: list[str], expected: list[str]
 ) -> None:
     r = cli(args)
     assert r.code == 0, r.err
-    assert _matches(expected, r.out.splitlines()), r.out
+    assert lines_match(expected, r.out.splitlines()), r.out
 
 
 def test_every_figure_on_the_page_has_the_command_that_draws_it(

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from croupier.analysis.exact import ExactAnalysis, exact_analysis, permutation_parity
+from croupier.analysis.exact import UNFINISHED, ExactAnalysis, Unfinished, exact_analysis
 from croupier.analysis.fast import FAST_ROUTES, fast_distribution, swap_steps_distribution
 from croupier.analysis.methods import analysis_methods, get_analysis_method
 from croupier.analysis.run import exact_report
@@ -170,7 +170,29 @@ def test_auto_engine_switches_to_fast_routes_for_big_walks() -> None:
 def test_parity_of_arrangements() -> None:
     for p in itertools.permutations(range(5)):
         inversions = sum(1 for i, j in itertools.combinations(range(5), 2) if p[i] > p[j])
-        assert permutation_parity(p) == inversions % 2
+        report = exact_analysis(lambda c, p=p: p, cards=5)
+        assert report.parity == ("odd" if inversions % 2 else "even")
+
+
+def test_parity_is_both_when_outcomes_differ() -> None:
+    report = exact_analysis(lambda c: (1, 0, 2) if c.below(2) else (0, 1, 2), cards=3)
+    assert report.parity == "both"
+    assert exact_report("deal:optimal", 3, (2, 1)).parity is None
+
+
+def test_unfinished_is_an_object_sentinel_not_a_string() -> None:
+    assert Unfinished() is UNFINISHED and repr(UNFINISHED) == "UNFINISHED"
+    assert UNFINISHED != "<unfinished>"
+
+    # a method whose real outcome is the old string sentinel is not mistaken for a cut-off path
+    def retry_then_string(chooser: object) -> object:
+        while chooser.below(2):  # type: ignore[attr-defined]
+            pass
+        return "<unfinished>"
+
+    report = exact_analysis(retry_then_string, cards=1, kind="deal", space=1, max_leaves=1000)
+    assert report.distribution["<unfinished>"] == 1 - report.unfinished
+    assert 0 < report.unfinished < Fraction(1, 100)
 
 
 def test_walks_that_are_too_large_are_refused_quickly() -> None:
@@ -281,7 +303,7 @@ def test_modulo_bias_three_bits_brute_force_over_raw_values(n: int) -> None:
 
 
 def _elm_dealers_move(k: int, deck: list[int]) -> list[int]:
-    """Seed 000 written out again: cut (splitAt (k mod n)), then splitAt (n // 2) and interweave."""
+    """The dealer's move written out again: cut at k mod n, then split at n // 2 and interweave."""
     n = len(deck)
     k %= n
     cut = deck[k:] + deck[:k]
@@ -290,7 +312,7 @@ def _elm_dealers_move(k: int, deck: list[int]) -> list[int]:
     return woven + a[len(b) :] + b[len(a) :]
 
 
-def test_seed_000_dealers_move_rewritten_reproduces_the_seed_examples() -> None:
+def test_dealers_move_rewritten_reproduces_the_worked_examples() -> None:
     assert _elm_dealers_move(2, [1, 2, 3, 4, 5, 6]) == [3, 6, 4, 1, 5, 2]
     deck = [1, 2, 3, 4, 5, 6, 7, 9, 10]
     for k in (2, 5):
@@ -304,7 +326,7 @@ def test_seed_000_dealers_move_rewritten_reproduces_the_seed_examples() -> None:
 
 @pytest.mark.parametrize(("name", "rounds"), [("randomize-list-1", 1), ("randomize-list", 3)])
 @pytest.mark.parametrize("n", [4, 5, 6])
-def test_randomize_list_matches_the_rewritten_seed_over_every_cut_point(
+def test_randomize_list_matches_the_rewritten_dealers_move_over_every_cut_point(
     name: str, rounds: int, n: int
 ) -> None:
     tally: Counter[tuple[int, ...]] = Counter()
@@ -400,3 +422,51 @@ def test_deal_obstructions_name_cards_that_cannot_reach_a_hand() -> None:
     assert report.to_json()["hand_matrix"][0] == ["1", "0"]
     fair = exact_report("deal:optimal", 4, (2, 2))
     assert fair.hand_matrix() == [[Fraction(1, 2)] * 2] * 4 and fair.obstructions() == []
+
+
+def test_engine_and_verdict_are_closed_sets_of_words() -> None:
+    from typing import get_args
+
+    from croupier.analysis.exact import Engine, Verdict
+    from croupier.analysis.run import ENGINE_CHOICES, parse_engine
+
+    assert ENGINE_CHOICES == ("auto", "walk", "fast")
+    assert {route[0] for route in FAST_ROUTES.values()} | {"walk"} == set(get_args(Engine))
+    assert set(get_args(Verdict)) == {"uniform", "biased", "even-so-far", "undecided"}
+    with pytest.raises(CroupierError, match=r"^engine='quick' is unknown; use auto, walk, fast$"):
+        exact_report("fisher-yates", 3, engine="quick")  # type: ignore[arg-type]
+    assert parse_engine("fast") == "fast"
+
+
+def test_library_errors_name_parameters_not_flags() -> None:
+    with pytest.raises(WalkTooLargeError) as info:
+        exact_report("merge-shuffle", 6, max_leaves=1000, engine="walk")
+    assert "--" not in str(info.value) and "trials=" in str(info.value)
+    with pytest.raises(CroupierError) as info2:
+        exact_report("fisher-yates", 11)
+    assert "--" not in str(info2.value) and "trials=" in str(info2.value)
+    with pytest.raises(CroupierError) as info3:
+        get_analysis_method("bogo")
+    assert "--" not in str(info3.value)
+
+
+def test_one_registry_lookup_per_layer() -> None:
+    import croupier.dealing as dealing
+    import croupier.shuffling as shuffling
+
+    assert not hasattr(dealing, "get_method") and not hasattr(shuffling, "get_method")
+    assert dealing.get_deal_method("round-robin").name == "round-robin"
+    assert shuffling.get_shuffle_method("riffle7").uniform is False
+
+
+def test_plot_paths_refuse_existing_files_naming_the_parameter(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from croupier.analysis.plots import check_plot_path
+
+    taken = Path(str(tmp_path)) / "tv.png"
+    taken.write_bytes(b"")
+    with pytest.raises(CroupierError, match="overwrite=") as info:
+        check_plot_path(taken)
+    assert "--" not in str(info.value)
+    assert check_plot_path(taken, overwrite=True) == taken

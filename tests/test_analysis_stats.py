@@ -158,7 +158,7 @@ def test_scaled_card_by_hand_statistic_has_mean_equal_to_its_degrees_of_freedom(
     assert chi.df == 8
 
 
-def test_game_level_tests_catch_seed_004_deal_that_card_by_hand_counts_miss() -> None:
+def test_game_level_tests_catch_the_open_players_deal_that_card_by_hand_counts_miss() -> None:
     # Fixed seeds.  deal:optimal is exactly uniform, so each of its tests flags it with
     # probability 0.1% (alpha = 0.001); deal:open-players over-deals long suits so much
     # (about 4x too many 6-4-3-0 hands) that 3000 deals reject it at p < 1e-20.
@@ -175,7 +175,8 @@ def test_game_level_tests_catch_seed_004_deal_that_card_by_hand_counts_miss() ->
 def test_missing_optional_dependency_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from croupier.analysis.stats import MissingExtraError, require
+    from croupier.analysis.stats import require
+    from croupier.errors import MissingExtraError
 
     monkeypatch.setitem(sys.modules, "scipy.stats", None)  # makes the import fail
     with pytest.raises(MissingExtraError, match=r"croupier\[analysis\]"):

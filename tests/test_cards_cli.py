@@ -47,9 +47,18 @@ def test_odd_card_text_is_one_error_line(cli: CliRunner, text: str) -> None:
 def test_cards_sort(cli: CliRunner) -> None:
     r = cli(["cards", "2c As Td Kh", "--sort", "bridge", "--descending", "-s", "symbol"])
     assert r.code == 0 and r.out == "A♠ K♥ 10♦ 2♣\n"
-    assert cli(["cards", "2c As Td Kh", "--sort", "seed"]).out == "2C TD KH AS\n"
+    assert cli(["cards", "2c As Td Kh", "--sort", "suit-ace-low"]).out == "2C TD KH AS\n"
     assert cli(["cards", "KS 2H KH", "--sort", "poker"]).out == "2H KS KH\n"  # stable ties
     assert cli(["cards", "KS AS", "--sort", "custom:KA:S"]).out == "AS KS\n"
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_cards_sort_by_the_former_order_name_still_works(cli: CliRunner) -> None:
+    new = cli(["cards", "2c As Td Kh", "--sort", "suit-ace-low", "--descending"])
+    old = cli(["cards", "2c As Td Kh", "--sort", "seed", "--descending"])
+    assert new.code == old.code == 0 and new.out == old.out == "AS KH TD 2C\n"
+    # --descending alone sorts by suit-ace-low
+    assert cli(["cards", "2c As Td Kh", "--descending"]).out == new.out
 
 
 def test_cards_json(cli: CliRunner) -> None:

@@ -1,4 +1,4 @@
-"""Decks: presets, stripped decks, shoes, sub-decks with the seed's range rules."""
+"""Decks: presets, stripped decks, shoes, sub-decks with inclusive bounds."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ from croupier.decks import (
 from croupier.errors import CroupierError, DeckError, RangeError
 from croupier.orders import is_sorted
 
-SEED_SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
-SEED_RANKS = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"]
+LONG_SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
+LONG_RANKS = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"]
 
 
-def test_standard_deck_is_the_seeds_card_deck() -> None:
-    # the seed's card_deck(): for suit clubs..spades, for rank ace..king
-    expected = [f"{SEED_RANKS[r]} of {SEED_SUITS[s]}" for s in range(4) for r in range(1, 14)]
+def test_standard_deck_is_suits_clubs_to_spades_ranks_ace_to_king() -> None:
+    # for suit clubs..spades, for rank ace..king
+    expected = [f"{LONG_RANKS[r]} of {LONG_SUITS[s]}" for s in range(4) for r in range(1, 14)]
     assert [c.long_name for c in standard_deck()] == expected
     assert standard_deck() is not standard_deck()
 
@@ -59,7 +59,7 @@ def test_preset_composition(name: str) -> None:
     assert set(by_face.values()) == {copies}
     assert {s for _, s in by_face} == set(Suit)
     assert sum(c.is_joker for c in deck) == jokers
-    assert is_sorted(deck, "seed")
+    assert is_sorted(deck, "suit-ace-low")
 
 
 def test_deck_names_cover_the_required_presets() -> None:
@@ -152,8 +152,8 @@ def test_bad_shoes(k: object) -> None:
 # -- sub-decks ------------------------------------------------------------------------------
 
 
-def test_subdeck_seed_range_rules_exhaustively() -> None:
-    """The seed throws unless 0 <= low <= n and low - 1 <= high <= n - 1."""
+def test_subdeck_range_rules_exhaustively() -> None:
+    """A sub-deck is refused unless 0 <= low <= n and low - 1 <= high <= n - 1."""
     for n in range(6):
         items = list(range(100, 100 + n))
         for low in range(-2, n + 3):
@@ -197,7 +197,7 @@ def test_subdeck_on_any_sequence_and_no_mutation() -> None:
     assert deck == standard_deck()
 
 
-def test_the_seeds_deal_partitions_the_deck() -> None:
+def test_three_hands_of_seven_and_the_pack_partition_the_deck() -> None:
     deck = standard_deck()
     hands = [subdeck(deck, 0, 6), subdeck(deck, 7, 13), subdeck(deck, 14, 20)]
     pack = subdeck(deck, 21, 51)

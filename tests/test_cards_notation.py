@@ -142,13 +142,13 @@ def test_styles_of_one_card() -> None:
     assert repr(c) == "Card.parse('QD')"
 
 
-def test_long_style_is_the_seeds_print() -> None:
-    # The seed prints ranks[rank] + " of " + suits[suit] with these tables.
-    seed_ranks = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"]
-    seed_suits = ["Clubs", "Diamonds", "Hearts", "Spades"]
+def test_long_style_is_rank_name_of_suit_name() -> None:
+    # The long style is ranks[rank] + " of " + suits[suit] with these tables.
+    long_ranks = ["", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"]
+    long_suits = ["Clubs", "Diamonds", "Hearts", "Spades"]
     for s in range(4):
         for r in range(1, 14):
-            assert Card(r, s).long_name == f"{seed_ranks[r]} of {seed_suits[s]}"  # type: ignore[arg-type]
+            assert Card(r, s).long_name == f"{long_ranks[r]} of {long_suits[s]}"  # type: ignore[arg-type]
 
 
 def test_glyphs_are_the_unicode_playing_cards() -> None:
@@ -193,7 +193,7 @@ def test_card_is_immutable_hashable_and_small() -> None:
     assert Card(Rank.ACE, Suit.SPADES, 1) != AS
 
 
-def test_index_is_a_bijection_onto_seed_order() -> None:
+def test_index_is_a_bijection_onto_the_fresh_deck_order() -> None:
     assert [c.index for c in STANDARD] == list(range(52))
     for i in range(60):
         assert Card.from_index(i).index == i
@@ -202,8 +202,8 @@ def test_index_is_a_bijection_onto_seed_order() -> None:
         Card.from_index(-1)
 
 
-def test_seed_comparison_operators() -> None:
-    # the seed's is_greater: suit first, then rank (ace low); jokers after all
+def test_comparison_operators_suit_then_rank_ace_low() -> None:
+    # suit first, then rank (ace low); jokers after all
     for i, a in enumerate(STANDARD):
         for j, b in enumerate(STANDARD):
             assert (a < b) == (i < j) and (a > b) == (i > j) and (a <= b) == (i <= j)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -16,6 +17,7 @@ from croupier.cards import Card, Rank, Suit, parse_card, parse_cards
 from croupier.decks import make_deck, shoe, standard_deck
 from croupier.errors import CroupierError
 from croupier.orders import (
+    DEPRECATED_ORDER_NAMES,
     ORDERS,
     CardNotFoundError,
     CardOrder,
@@ -37,8 +39,8 @@ orders = st.sampled_from(list(ORDERS))
 cards_from_shoe = st.lists(st.sampled_from([*shoe(2), Card.joker(0), Card.joker(1)]), max_size=40)
 
 
-def _seed_is_greater(a: Card, b: Card) -> bool:
-    """The seed's playing_card::is_greater, transcribed (suit, then rank with ace = 1)."""
+def _suit_then_rank_ace_low_is_greater(a: Card, b: Card) -> bool:
+    """Suit first (clubs < diamonds < hearts < spades), then rank with ace = 1."""
     assert a.suit is not None and b.suit is not None
     if a.suit > b.suit:
         return True
@@ -50,11 +52,50 @@ def _seed_is_greater(a: Card, b: Card) -> bool:
 # -- named orders against independent definitions ---------------------------------------
 
 
-def test_seed_order_is_the_seeds_is_greater() -> None:
-    seed = ORDERS["seed"]
+def test_suit_ace_low_order_is_suit_then_rank_ace_low() -> None:
+    low = ORDERS["suit-ace-low"]
     for a in STANDARD:
         for b in STANDARD:
-            assert seed.is_greater(a, b) == _seed_is_greater(a, b)
+            assert low.is_greater(a, b) == _suit_then_rank_ace_low_is_greater(a, b)
+
+
+def test_seed_is_a_deprecated_alias_of_suit_ace_low() -> None:
+    new = ORDERS["suit-ace-low"]
+    assert DEPRECATED_ORDER_NAMES == {"seed": "suit-ace-low"}
+    with pytest.warns(DeprecationWarning, match="'seed' is deprecated; use 'suit-ace-low'") as w:
+        assert get_order("seed") is new
+    assert w[0].filename == __file__  # the warning points at the caller, not at croupier
+    with pytest.warns(DeprecationWarning, match="suit-ace-low"):
+        assert get_order(" SEED ") is new
+    with pytest.warns(DeprecationWarning, match="suit-ace-low"):
+        assert ORDERS["seed"] is new
+    deck = list(reversed(STANDARD))
+    for call in (
+        lambda o: sort_cards(deck, o),
+        lambda o: selection_sort(deck, o),
+        lambda o: sort_cards(deck, o, descending=True),
+    ):
+        with pytest.warns(DeprecationWarning, match="suit-ace-low") as w:
+            old = call("seed")
+        assert w[0].filename == __file__
+        assert old == call("suit-ace-low")
+    with pytest.warns(DeprecationWarning):
+        assert is_sorted(STANDARD, "seed") and find_lowest(deck, 0, "seed") == 51
+    with pytest.warns(DeprecationWarning):
+        assert find_bisect(STANDARD, "QH", "seed") == find_bisect_or_minus_one(STANDARD, "QH")
+    # the old name is listed nowhere
+    assert "seed" not in order_names() and "seed" not in ORDERS and "seed" not in list(ORDERS)
+    with pytest.raises(CardOrderError) as info:
+        get_order("whist")
+    assert "seed" not in str(info.value) and "suit-ace-low" in str(info.value)
+
+
+def test_the_new_name_gives_no_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert get_order("suit-ace-low") is ORDERS["suit-ace-low"]
+        assert sort_cards("KS AC", "Suit-Ace-Low") == sort_cards("KS AC")
+        assert is_sorted(standard_deck(), "suit-ace-low")
 
 
 def test_bridge_order_spades_high_ace_high() -> None:
@@ -146,21 +187,21 @@ def test_get_order_errors_list_the_valid_names() -> None:
     with pytest.raises(CardOrderError, match="custom:RANKS:SUITS"):
         get_order("custom:AKQ")
     assert get_order(ORDERS["poker"]) is ORDERS["poker"]
-    assert order_names()[:3] == ["seed", "bridge", "poker"]
+    assert order_names()[:3] == ["suit-ace-low", "bridge", "poker"]
 
 
 def test_card_order_is_frozen_and_hashable() -> None:
-    o = ORDERS["seed"]
+    o = ORDERS["suit-ace-low"]
     with pytest.raises(AttributeError):
         o.name = "x"  # type: ignore[misc]
-    assert hash(o) == hash(CardOrder.custom("KQJT98765432A", "SHDC", name="seed",
+    assert hash(o) == hash(CardOrder.custom("KQJT98765432A", "SHDC", name="suit-ace-low",
                                             description=o.description))  # fmt: skip
 
 
 # -- sort properties -----------------------------------------------------------------------
 
 
-def test_seed_sort_gives_the_standard_deck() -> None:
+def test_default_sort_gives_the_standard_deck() -> None:
     assert sort_cards(list(reversed(standard_deck()))) == standard_deck()
     assert selection_sort(list(reversed(standard_deck()))) == standard_deck()
 
@@ -199,7 +240,7 @@ def test_sort_accepts_text_and_rejects_non_cards() -> None:
         sort_cards([parse_card("AS"), 3])  # type: ignore[list-item]
 
 
-def test_find_lowest_is_the_seeds_find_lowest_card() -> None:
+def test_find_lowest_finds_the_first_lowest_card() -> None:
     cards = parse_cards("KS 3D AC 9H AC")
     assert find_lowest(cards) == 2  # first of the tied lowest
     assert find_lowest(cards, 3) == 4
@@ -207,12 +248,12 @@ def test_find_lowest_is_the_seeds_find_lowest_card() -> None:
         find_lowest(cards, 5)
     with pytest.raises(CardOrderError, match="empty"):
         find_lowest([])
-    # against a plain transcription of the seed's loop, on every start of a shuffled deck
+    # against a plain linear scan, on every start of a shuffled deck
     deck = sort_cards(STANDARD, "poker")[::-1]
     for start in range(len(deck)):
         best = start
         for i in range(start, len(deck)):
-            if ORDERS["seed"].is_greater(deck[best], deck[i]):
+            if ORDERS["suit-ace-low"].is_greater(deck[best], deck[i]):
                 best = i
         assert find_lowest(deck, start) == best
 
@@ -277,7 +318,7 @@ def test_bisect_reports_absent_cards(name: str) -> None:
 def test_bisect_error_is_a_croupier_error_with_one_line() -> None:
     with pytest.raises(CroupierError) as info:
         find_bisect("AC 2C", "3C")
-    assert "\n" not in str(info.value) and "'seed'" in str(info.value)
+    assert "\n" not in str(info.value) and "'suit-ace-low'" in str(info.value)
 
 
 @settings(max_examples=150, deadline=None)
@@ -290,3 +331,32 @@ def test_bisect_property_on_shoes(cards: list[Card], probe: Card, name: str) -> 
         assert find_bisect(deck, probe, name) == got
     else:
         assert got == -1
+
+
+def test_the_bridge_card_order_has_one_source() -> None:
+    from croupier.cards import (
+        BRIDGE_DECK,
+        BRIDGE_RANK_LETTERS,
+        BRIDGE_RANKS,
+        BRIDGE_SUIT_LETTERS,
+        BRIDGE_SUITS,
+    )
+    from croupier.dealing.layout import canonical_deck
+    from croupier.decks import standard_deck
+    from croupier.formats.pbn_deal import PBN_RANKS, PBN_SUITS
+    from croupier.orders import ORDERS
+    from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
+
+    # the rule, stated independently: suits spades, hearts, diamonds, clubs; ace high
+    codes = [r + s for s in "SHDC" for r in "AKQJT98765432"]
+    assert [c.code for c in BRIDGE_DECK] == codes
+    assert BRIDGE_RANK_LETTERS == "".join(r.letter for r in BRIDGE_RANKS) == "AKQJT98765432"
+    assert BRIDGE_SUIT_LETTERS == "".join(s.letter for s in BRIDGE_SUITS) == "SHDC"
+    # every user of the order reads it from cards.py
+    assert BIGDEAL_CARD_ORDER is BRIDGE_DECK and PBN_SUITS is BRIDGE_SUITS
+    assert PBN_RANKS is BRIDGE_RANK_LETTERS
+    assert canonical_deck(standard_deck()) == BRIDGE_DECK
+    assert [bigdeal_card_index(c) for c in BRIDGE_DECK] == list(range(52))
+    assert sort_cards(standard_deck(), "bridge", descending=True) == list(BRIDGE_DECK)
+    assert ORDERS["bridge"].rank_string == BRIDGE_RANK_LETTERS
+    assert ORDERS["bridge"].suit_string == BRIDGE_SUIT_LETTERS

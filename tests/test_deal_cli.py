@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import shlex
 
 import pytest
 from hypothesis import given, settings
@@ -268,6 +270,9 @@ def test_cli_rank_unrank_round_trip(cli: CliRunner) -> None:
         (["rank", "bridge", "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432."], "3 hands"),
         (["rank", "war", "AS KS / AS"], "twice"),
         (["unrank", "bridge", "5", "--scheme", "nope"], "unknown deal-number scheme"),
+        (["deal", "custom"], "needs hand sizes, e.g. --hands 7,7,7"),
+        (["deal", "--json", "--format", "csv"], "--json is --format json"),
+        (["unrank", "euchre", "1", "--scheme", "pavlicek"], "needs one of croupier, sequence"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(cli: CliRunner, args: list[str], message: str) -> None:
@@ -412,3 +417,161 @@ def test_cli_dice_shortfall_for_several_deals_is_checked_before_dealing(cli: Cli
 def test_cli_entropy_needs_at_least_one_deal(cli: CliRunner) -> None:
     r = cli(["entropy", "--deals", "0"])
     assert r.code == 2 and r.err.startswith("error: --deals must be at least 1")
+
+
+def test_replace_on_a_layout_gives_an_independent_correct_index() -> None:
+    import dataclasses
+
+    from croupier.dealing.layout import canonical_deck
+
+    euchre = make_layout("euchre")
+    nine = Card(Rank.NINE, Suit.SPADES)
+    where = euchre.index(nine)
+    # a layout over the same number of other cards: the 24 cards from 2 to 7
+    small = canonical_deck([Card(Rank(r), s) for s in Suit for r in range(2, 8)])
+    other = dataclasses.replace(euchre, deck=small, deck_name="low")
+    assert euchre.index(nine) == where and other.index(Card(Rank.TWO, Suit.CLUBS)) == 23
+    with pytest.raises(LayoutError, match="not in the low deck"):
+        other.index(nine)
+    with pytest.raises(LayoutError, match="not in the euchre deck"):
+        euchre.index(Card(Rank.TWO, Suit.CLUBS))
+    assert nine in euchre and nine not in other
+
+
+def test_game_presets_build_named_setups_with_none_for_no_remainder() -> None:
+    from croupier.dealing.layout import GAMES, GameSetup
+
+    for name, players, remainder in [
+        ("bridge", 4, None),
+        ("hearts", 3, None),
+        ("pinochle", 4, None),
+        ("pinochle", 3, "widow"),
+        ("go-fish", 4, "pond"),
+        ("euchre", 4, "kitty"),
+    ]:
+        setup = GAMES[name].build(players)
+        assert isinstance(setup, GameSetup) and setup.remainder == remainder
+        layout = make_layout(name, players=players)
+        assert layout.remainder_name == remainder
+
+
+def test_layout_errors_name_parameters_not_flags() -> None:
+    with pytest.raises(LayoutError, match=r"^players= must be at least 1, got 0$"):
+        make_layout("go-fish", players=0)
+    with pytest.raises(LayoutError, match='hands="7,7,7"'):
+        make_layout("custom")
+    with pytest.raises(LayoutError, match=r"^players=3 but 2 hand sizes were given$"):
+        make_layout(hands=[5, 5], players=3)
+    with pytest.raises(LayoutError, match="give hands= for a layout with a stock") as info:
+        make_layout("bridge", deck="jokers2")
+    assert "--" not in str(info.value)
+
+
+# -- the command-line shape: short flags, --json, choices from the registries ---------------
+
+
+def test_cli_short_flags_mean_the_long_ones(cli: CliRunner) -> None:
+    long = cli(
+        [
+            "deal",
+            "holdem",
+            "--players",
+            "3",
+            "--count",
+            "2",
+            "--method",
+            "block",
+            "--format",
+            "jsonl",
+            "--seed",
+            "flags",
+        ]
+    )
+    short = cli(
+        ["deal", "holdem", "-p", "3", "-n", "2", "-m", "block", "-f", "jsonl", "--seed", "flags"]
+    )
+    assert long.code == short.code == 0 and long.out == short.out
+    assert [json.loads(line)["method"] for line in short.out.splitlines()] == ["block", "block"]
+
+
+def test_cli_json_is_format_json(cli: CliRunner) -> None:
+    a = cli(["deal", "euchre", "--seed", "same", "--json"])
+    b = cli(["deal", "euchre", "--seed", "same", "--format", "json"])
+    c = cli(["deal", "euchre", "--seed", "same", "--format", "json", "--json"])
+    assert a.code == b.code == c.code == 0 and a.out == b.out == c.out
+    assert json.loads(a.out)["game"] == "euchre"
+    r = cli(["deal", "--json", "--format", "pbn"])
+    assert r.code == 2 and r.out == ""
+    assert r.err == "error: --json is --format json; it cannot be combined with --format pbn\n"
+
+
+def _help(cli: CliRunner, command: str) -> str:
+    """``croupier COMMAND --help`` on one line (words wrapped at a hyphen joined again)."""
+    return re.sub(r"-\s+", "-", " ".join(cli([command, "--help"]).out.split()))
+
+
+def test_cli_help_lists_every_registered_choice(cli: CliRunner) -> None:
+    from croupier.dealing import GAMES, METHODS
+    from croupier.decks import DECK_PRESETS
+    from croupier.ranking.schemes import scheme_names
+
+    deal_help = _help(cli, "deal")
+    for name in [*GAMES, *METHODS, *scheme_names(), *DECK_PRESETS]:
+        assert name in deal_help
+    assert "text, json, jsonl, pbn, csv" in deal_help
+    for command in ["rank", "unrank"]:
+        assert all(s in _help(cli, command) for s in scheme_names())
+    assert all(m in _help(cli, "entropy") for m in METHODS)
+
+
+def test_cli_rank_and_unrank_json_shapes(cli: CliRunner) -> None:
+    bridge = json.loads(cli(["unrank", "bridge", "5", "--scheme", "andrews", "--json"]).out)
+    assert bridge == {
+        "number": "5",
+        "scheme": "andrews",
+        "pbn": format_pbn_deal(deal_from_number(make_layout("bridge"), 5, "andrews").piles),
+    }
+    euchre = json.loads(cli(["unrank", "euchre", "7", "--json"]).out)
+    assert set(euchre) == {"number", "scheme", "hands"}
+    assert [h["seat"] for h in euchre["hands"]] == ["N", "E", "S", "W", "kitty"]
+    assert [len(h["cards"]) for h in euchre["hands"]] == [5, 5, 5, 5, 4]
+    piles = " / ".join(" ".join(h["cards"]) for h in euchre["hands"][:4])
+    assert json.loads(cli(["rank", "euchre", piles, "--json"]).out) == euchre
+
+
+def test_cli_entropy_json_shape(cli: CliRunner) -> None:
+    from croupier.dealing import METHODS
+
+    obj = json.loads(cli(["entropy", "skat", "--deals", "3", "--json"]).out)
+    assert set(obj) == {
+        "game",
+        "layout",
+        "deals",
+        "log2_deals",
+        "log2_deck_orders",
+        "measured_bits",
+        "measured_over",
+    }
+    assert obj["deals"] == str(make_layout("skat").count) and obj["measured_over"] == 3
+    assert list(obj["measured_bits"]) == list(METHODS)
+
+
+@pytest.mark.parametrize("command", ["deal", "rank", "unrank", "entropy"])
+def test_cli_help_examples_run(cli: CliRunner, command: str) -> None:
+    help_text = cli([command, "--help"]).out
+    examples = help_text.split("Examples:")[1].strip().split("\n\n")[0].splitlines()
+    assert len(examples) >= 2
+    for line in examples:
+        words = shlex.split(line)
+        assert words[:2] == ["croupier", command]
+        r = cli(words[1:])
+        assert r.code == 0, (line, r.err)
+
+
+def test_cli_default_method_is_the_library_default() -> None:
+    import inspect
+
+    from croupier.cli.deal_cmd import deal_command
+
+    library = inspect.signature(deal_many).parameters["method"].default
+    assert inspect.signature(deal_command).parameters["method"].default == library == "optimal"

@@ -12,7 +12,7 @@ from croupier.dealing import deal, deal_many, make_layout, method_names
 from croupier.dealing.methods import (
     deal_interval,
     deal_proportional,
-    get_method,
+    get_deal_method,
     interval_attempt,
 )
 from croupier.errors import CroupierError, EntropyExhaustedError
@@ -42,7 +42,7 @@ FINITE_TREE_METHODS = [m for m in method_names() if m not in ("interval", "arith
 @pytest.mark.parametrize("name", FINITE_TREE_METHODS)
 @pytest.mark.parametrize("sizes", SMALL_LAYOUTS)
 def test_each_method_is_exactly_uniform(name: str, sizes: tuple[int, ...]) -> None:
-    run = get_method(name).run
+    run = get_deal_method(name).run
 
     def algorithm(chooser: Chooser) -> tuple[int, ...]:
         return tuple(run(sizes, chooser)[0])
@@ -55,7 +55,9 @@ def test_each_method_is_exactly_uniform(name: str, sizes: tuple[int, ...]) -> No
 
 def test_the_90_deals_of_2_2_2() -> None:
     for name in FINITE_TREE_METHODS:
-        dist = exact_distribution(lambda ch, n=name: tuple(get_method(n).run((2, 2, 2), ch)[0]))
+        dist = exact_distribution(
+            lambda ch, n=name: tuple(get_deal_method(n).run((2, 2, 2), ch)[0])
+        )
         assert len(dist) == 90 and set(dist.values()) == {Fraction(1, 90)}
 
 
@@ -113,7 +115,7 @@ def test_deal_interval_matches_its_attempts() -> None:
     assert deal_interval((1, 2), ScriptedChooser([1, 1, 0, 0]))[0] == [0, 1, 1]
 
 
-def test_proportional_is_the_seeds_corrected_rule() -> None:
+def test_proportional_splits_the_draw_by_open_slots() -> None:
     # First card: pile chosen by a draw below 6 split 2:2:2.
     owners, _ = deal_proportional((2, 2, 2), ScriptedChooser([4, 0, 0, 0, 0]))
     assert owners[0] == 2
@@ -165,7 +167,7 @@ def test_entropy_shortfall_says_how_many_more_rolls() -> None:
 
 def test_unknown_method_and_bad_count() -> None:
     with pytest.raises(CroupierError, match="unknown deal method"):
-        get_method("riffle-ish")
+        get_deal_method("riffle-ish")
     with pytest.raises(CroupierError, match="count"):
         list(deal_many(make_layout("war"), -1))
 
@@ -280,8 +282,8 @@ def test_arithmetic_method_is_exactly_uniform_on_every_path(sizes: tuple[int, ..
     assert unfinished <= Fraction(2 * (m - 1), 2**depth)
 
 
-def _answer4_sketch(n: int, d: int, e_bits: int, f: int) -> tuple[int, ...]:
-    """Seed 004's fourth answer as sketched: an ``e_bits`` binary fraction read as swaps."""
+def _rounded_fraction_swaps(n: int, d: int, e_bits: int, f: int) -> tuple[int, ...]:
+    """Partial Fisher–Yates read off an ``e_bits`` binary fraction (the biased shortcut)."""
     frac = Fraction(f, 2**e_bits)
     items = list(range(n))
     for i in range(d):
@@ -292,14 +294,14 @@ def _answer4_sketch(n: int, d: int, e_bits: int, f: int) -> tuple[int, ...]:
     return tuple(items[:d])
 
 
-def test_answer4_sketch_with_a_rounded_fraction_is_biased() -> None:
-    # 4 cards into 1 + 1 + 2: d = 2 swaps with ranges 4 and 3, so 12 deals.  The sketch
+def test_swaps_read_off_a_rounded_binary_fraction_are_biased() -> None:
+    # 4 cards into 1 + 1 + 2: d = 2 swaps with ranges 4 and 3, so 12 deals.  The shortcut
     # takes E = ceil(log2(d!)) = 1 bit (too few: 2 deals of 12); even E = ceil(log2 12) = 4
     # bits gives 16 equally likely fractions for 12 deals, so some come twice as often.
     from collections import Counter
 
-    assert len({_answer4_sketch(4, 2, 1, f) for f in range(2)}) == 2
-    counts = Counter(_answer4_sketch(4, 2, 4, f) for f in range(16))
+    assert len({_rounded_fraction_swaps(4, 2, 1, f) for f in range(2)}) == 2
+    counts = Counter(_rounded_fraction_swaps(4, 2, 4, f) for f in range(16))
     assert len(counts) == 12 and sorted(set(counts.values())) == [1, 2]
     # croupier's fraction method: one exact draw below 12, every deal 1/12.
     from croupier.dealing.methods import deal_fraction

@@ -12,7 +12,8 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "croupier"
 # Lowest first.  A module may import its own layer and any layer below it.
 LAYERS: list[set[str]] = [
     {"errors"},
-    {"cards"},
+    {"files"},
+    {"cards", "html"},
     {"orders", "decks"},
     {"perm"},
     {"moves"},
@@ -20,10 +21,12 @@ LAYERS: list[set[str]] = [
     {"theory"},
     {"randomness"},
     {"shuffling"},
+    {"deck"},
     {"ranking"},
     {"dealing"},
-    {"tournament"},
+    {"boards"},
     {"formats"},
+    {"tournament"},
     {"analysis"},
     {"cli", "__main__"},
 ]

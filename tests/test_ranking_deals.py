@@ -254,3 +254,82 @@ def test_rank_rejects_bad_owner_sequences() -> None:
         sequence_rank([0, 1], SIZES_222)
     with pytest.raises(RankingError, match="must be an integer"):
         subsets_unrank("5", SIZES_222)  # type: ignore[arg-type]
+
+
+def _forbid_guard_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    def refuse(limit: int) -> None:
+        raise AssertionError(f"sys.set_int_max_str_digits({limit}) called")
+
+    monkeypatch.setattr(sys, "set_int_max_str_digits", refuse)
+
+
+@pytest.mark.parametrize("digits", [1, 4300, 4301, 5000, 100_000])
+def test_decimal_round_trips_huge_numbers_without_touching_the_guard(
+    digits: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random
+    import sys
+
+    from croupier.ranking.partitions import decimal, parse_decimal
+
+    before = sys.get_int_max_str_digits()
+    _forbid_guard_changes(monkeypatch)
+    rng = random.Random(digits)
+    text = str(rng.randint(1, 9)) + "".join(rng.choice("0123456789") for _ in range(digits - 1))
+    number = parse_decimal(text)
+    assert decimal(number) == text and decimal(-number) == "-" + text
+    assert parse_decimal("000" + text) == number
+    # the value itself, checked with arithmetic only: the last and first digits
+    assert number % 10 == int(text[-1]) and number // 10 ** (digits - 1) == int(text[0])
+    assert sys.get_int_max_str_digits() == before
+
+
+def test_decimal_works_under_the_smallest_guard_and_at_chunk_edges() -> None:
+    import sys
+
+    from croupier.ranking.partitions import decimal, decimal_json, parse_decimal
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)  # the smallest guard Python allows
+    try:
+        for number in [0, 7, 10**639, 10**640 - 1, 10**640, 10**1000, 10**2000 + 1, 3**9000]:
+            text = decimal(number)
+            assert text[0] != "0" or number == 0
+            assert parse_decimal(text) == number
+            assert decimal_json({"n": [number]}) == '{"n": [' + text + "]}"
+        assert decimal(10**2000) == "1" + "0" * 2000
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def test_a_thread_parsing_untrusted_text_keeps_its_guard_during_big_conversions() -> None:
+    import sys
+    import threading
+
+    from croupier.ranking.partitions import decimal, parse_decimal
+
+    big = 7**60_000  # about 50,700 digits
+    guard = sys.get_int_max_str_digits()
+    stop = threading.Event()
+    refused: list[bool] = []
+
+    def untrusted() -> None:
+        while not stop.is_set():
+            try:
+                int("9" * 5000)
+                refused.append(False)
+            except ValueError:
+                refused.append(True)
+
+    worker = threading.Thread(target=untrusted)
+    worker.start()
+    try:
+        for _ in range(5):
+            assert parse_decimal(decimal(big)) == big
+    finally:
+        stop.set()
+        worker.join()
+    assert sys.get_int_max_str_digits() == guard
+    assert refused and all(refused) == (0 < guard < 5000)

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
+import re
+import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from croupier.cli.app import run
+from croupier.cli.shuffle_cmd import LEHMER_MAX_ITEMS
 from croupier.randomness import SeededSource, UniformSampler
-from croupier.shuffling import lehmer_shuffle, unrank_permutation
-from tests.conftest import CliRunner
+from croupier.shuffling import (
+    FLAWED_METHODS,
+    SHUFFLE_METHODS,
+    fisher_yates,
+    lehmer_shuffle,
+    unrank_permutation,
+)
+from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
+from tests.conftest import VECTORS, CliRunner
 
 
 def _run_bytes(
@@ -270,3 +282,119 @@ def test_deck_json_items_are_card_codes(cli: CliRunner) -> None:
     doc = json.loads(r.out)
     assert sorted(doc["items"]) == sorted(c.code for c in make_deck("standard"))
     assert doc["source"] == "os-csprng" and doc["reproducible"] is False
+
+
+# -- the default method: auto = lehmer up to 2,048 items, fisher-yates above -------------------
+
+SHUFFLE_VECTORS = json.loads((VECTORS / "shuffle_cli_v1.json").read_text(encoding="utf-8"))
+SEEDED = json.loads((VECTORS / "seeded_v1.json").read_text(encoding="utf-8"))
+
+
+def _library(method: str, n: int, seed: str) -> list[int]:
+    """``1..n`` shuffled by the library's ``method`` on the stream ``croupier shuffle`` uses."""
+    chosen = {"lehmer": lehmer_shuffle, "fisher-yates": fisher_yates}[method]
+    return chosen(list(range(1, n + 1)), UniformSampler(SeededSource(seed, "shuffle")))
+
+
+@pytest.mark.parametrize("case", SHUFFLE_VECTORS["cases"], ids=lambda c: " ".join(c["args"][1:]))
+def test_golden_vector_pins_the_size_rule(cli: CliRunner, case: dict[str, Any]) -> None:
+    args = case["args"]
+    n = int(args[args.index("--cards") + 1])
+    text = cli(args)
+    assert text.code == 0, text.err
+    assert hashlib.sha256(text.out.encode("utf-8")).hexdigest() == case["stdout_sha256"]
+    doc = json.loads(cli([*args, "--json"]).out)
+    assert doc["method"] == case["method"] and doc["algorithm"] == case["algorithm"]
+    assert doc["bits_used"] == case["bits_used"]
+    if "items" in case:
+        assert doc["items"] == case["items"]
+    # The rule itself: the output is the library method the vector names for that size ...
+    forced = "--method" in args
+    rule = "lehmer" if forced or n <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates"
+    assert case["method"] == rule
+    assert doc["items"] == _library(rule, n, args[args.index("--seed") + 1])
+    assert doc["method_requested"] == ("lehmer" if forced else "auto")
+    # ... and stdout is those items on one line.
+    assert text.out == " ".join(map(str, doc["items"])) + "\n"
+
+
+def test_forced_lehmer_above_the_boundary_is_the_seeded_lehmer_vector(cli: CliRunner) -> None:
+    # docs/reproducibility.md's lehmer above 2,048 items (digits drawn in blocks), pinned
+    # independently by seeded_v1.json on 0..2999; the CLI shuffles 1..3000.
+    want = next(s for s in SEEDED["shuffles"] if s["method"] == "lehmer" and s["n"] == 3000)
+    doc = json.loads(
+        cli(["shuffle", "--cards", "3000", "--seed", want["seed"], "-m", "lehmer", "--json"]).out
+    )
+    assert doc["items"] == [x + 1 for x in want["result"]]
+    assert doc["bits_used"] == want["bits_used"]
+
+
+def test_auto_says_which_side_of_the_rule_it_took(cli: CliRunner) -> None:
+    small = cli(["shuffle", "-c", "2048", "--seed", "a long enough seed phrase"])
+    assert "shuffled with lehmer (auto: up to 2,048 items)" in small.err
+    big = cli(["shuffle", "-c", "2049", "--seed", "a long enough seed phrase", "-m", "auto"])
+    assert "shuffled with fisher-yates (auto: more than 2,048 items)" in big.err
+    named = cli(["shuffle", "-c", "2049", "-m", "fisher-yates"])
+    assert "shuffled with fisher-yates from" in named.err
+
+
+def test_forced_lehmer_has_a_size_limit(cli: CliRunner) -> None:
+    r = cli(["shuffle", "--cards", str(LEHMER_MAX_ITEMS + 1), "--method", "lehmer"])
+    assert r.code == 2 and r.out == ""
+    assert r.err == (
+        "error: --method lehmer takes at most 100,000 items (its decoding takes time quadratic "
+        "in their number), got 100,001; use --method auto or fisher-yates\n"
+    )
+    r = cli(["shuffle", "--cards", str(LEHMER_MAX_ITEMS + 1), "--json"])  # auto: fine
+    assert r.code == 0 and json.loads(r.out)["method"] == "fisher-yates"
+
+
+def test_help_states_the_rule_and_lists_the_registry(cli: CliRunner) -> None:
+    out = re.sub(r"-\s+", "-", " ".join(cli(["shuffle", "--help"]).out.split()))
+    assert "The default method, auto, is lehmer up to 2,048 items and fisher-yates above" in out
+    for name in [*SHUFFLE_METHODS, *FLAWED_METHODS]:
+        assert name in out
+
+
+def test_short_flags(cli: CliRunner) -> None:
+    a = cli(["shuffle", "-c", "9", "-m", "fisher-yates", "--seed", "short flags", "--json"])
+    b = cli(
+        ["shuffle", "--cards", "9", "--method", "fisher-yates", "--seed", "short flags", "--json"]
+    )
+    assert a.code == 0 and a.out == b.out
+    assert cli(["shuffle", "-n", "9"]).code == 2  # -n is --count, which shuffle does not have
+
+
+def test_help_examples_run(cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "names.txt").write_text("ann\nbob\ncy\n", encoding="utf-8")
+    help_text = cli(["shuffle", "--help"]).out
+    examples = help_text.split("Examples:")[1].strip().split("\n\n")[0].splitlines()
+    assert len(examples) >= 4
+    for line in examples:
+        words = shlex.split(line)
+        assert words[0] == "croupier"
+        r = cli(words[1:])
+        assert r.code == 0, (line, r.err)
+
+
+@pytest.mark.parametrize("deck", ["standard", "shoe:39", "shoe:40"])  # 52, 2,028 and 2,080 cards
+def test_the_deck_class_follows_the_same_rule(cli: CliRunner, deck: str) -> None:
+    from croupier.deck import Deck
+
+    game_deck = Deck(deck, seed="one rule for both")
+    game_deck.shuffle()
+    doc = json.loads(cli(["shuffle", "--deck", deck, "--seed", "one rule for both", "--json"]).out)
+    assert doc["items"] == [c.code for c in game_deck]
+    assert doc["method"] == (
+        "lehmer" if len(game_deck) <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates"
+    )
+
+
+def test_top_level_shuffle_follows_the_same_rule() -> None:
+    import croupier
+
+    case = SHUFFLE_VECTORS["cases"][0]
+    assert case["method"] == "fisher-yates" and len(case["items"]) == 3000
+    seed = case["args"][case["args"].index("--seed") + 1]
+    assert croupier.shuffle(range(1, 3001), seed=seed) == case["items"]

@@ -23,7 +23,7 @@ from croupier.shuffling import (
     fisher_yates,
     fisher_yates_inplace,
     flawed,
-    get_method,
+    get_shuffle_method,
     gsr_riffle,
     lehmer_shuffle,
     merge_shuffle,
@@ -162,9 +162,9 @@ def test_registered_non_uniform_methods_are_not_uniform() -> None:
         assert sum(dist.values()) == 1
         uniform = len(dist) == 24 and set(dist.values()) == {Fraction(1, 24)}
         assert not uniform, name
-    assert get_method("riffle7").uniform is False
+    assert get_shuffle_method("riffle7").uniform is False
     with pytest.raises(ShuffleSpecError, match="unknown shuffle method 'bogo'"):
-        get_method("bogo")
+        get_shuffle_method("bogo")
 
 
 # --- human shuffle models ---------------------------------------------------------------------
@@ -304,8 +304,8 @@ def test_open_players_deal_is_biased_exactly() -> None:
         flawed.uniform_among_open_players_deal("abc", [2, 2], ScriptedChooser([]))
 
 
-def _seed_000_randomize_list(items: list[int], ks: Sequence[int]) -> list[int]:
-    """Seed 000's randomizeList written out directly: cut (k mod n), then interweave halves."""
+def _dealers_moves(items: list[int], ks: Sequence[int]) -> list[int]:
+    """A dealer's move per cut value, written out directly: cut (k mod n), interweave the halves."""
     for k in ks:
         k %= len(items)
         items = items[k:] + items[:k]
@@ -324,7 +324,7 @@ def test_randomize_list_exact_deviation(n: int) -> None:
     )
     brute: Counter[tuple[int, ...]] = Counter()
     for ks in itertools.product(range(n), repeat=rounds):
-        brute[tuple(_seed_000_randomize_list(list(range(n)), ks))] += 1
+        brute[tuple(_dealers_moves(list(range(n)), ks))] += 1
     assert dist == {k: Fraction(v, n**rounds) for k, v in brute.items()}
     # n**3 equally likely paths cannot fall evenly on n! orders (n! does not divide n**3)
     assert set(dist.values()) != {Fraction(1, math.factorial(n))}

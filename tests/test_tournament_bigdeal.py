@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from croupier.boards import parse_board_range
 from croupier.errors import SeedError
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.tournament import bigdeal as tb
@@ -20,7 +21,6 @@ from croupier.tournament.bigdeal import (
     seed_from_entropy,
     seed_from_hex,
 )
-from croupier.tournament.boards import parse_board_range
 from tests.conftest import VECTORS, CliRunner
 
 DATA = json.loads((VECTORS / "bigdeal" / "vectors.json").read_text(encoding="utf-8"))
@@ -139,10 +139,11 @@ def test_cli_bigdeal_pbn(cli: CliRunner, run: dict[str, Any]) -> None:
 def test_cli_bigdeal_lines_and_out_file(cli: CliRunner, tmp_path: Path) -> None:
     run = RUNS[3]
     out = tmp_path / "deals.txt"
-    r = cli(["bigdeal", "--owner", "test", "-e", "hello", "-n", "3", "-f", "lines", "-o", str(out)])
+    r = cli(["bigdeal", "--owner", "test", "--entropy", "hello", "-b", "3", "-f", "lines", "-o",
+             str(out)])  # fmt: skip
     assert r.code == 0, r.err
     assert out.read_text().splitlines() == [d["deal"] for d in run["deals"]]
-    again = cli(["bigdeal", "--owner", "test", "-e", "hello", "-n", "3", "-o", str(out)])
+    again = cli(["bigdeal", "--owner", "test", "--entropy", "hello", "-b", "3", "-o", str(out)])
     assert again.code == 2 and "already exists" in again.err
 
 
@@ -150,12 +151,15 @@ def test_cli_bigdeal_lines_and_out_file(cli: CliRunner, tmp_path: Path) -> None:
     ("args", "needle"),
     [
         (["--owner", "o", "--boards", "3"], "exactly one seed"),
-        (["--owner", "o", "--boards", "3", "--hash", "00" * 20, "-e", "x"], "exactly one seed"),
+        (
+            ["--owner", "o", "--boards", "3", "--hash", "00" * 20, "--entropy", "x"],
+            "exactly one seed",
+        ),
         (["--owner", "o", "--boards", "3", "--hash", "xyz"], "40 hex digits"),
-        (["--owner", "o", "--boards", "9-5", "-e", "x"], "first board"),
-        (["--owner", "o", "--boards", "1-2000", "-e", "x"], "1..999"),
-        (["--owner", "o", "--boards", "a-b", "-e", "x"], "bad board range"),
-        (["--owner", "o", "--boards", "0", "-e", "x"], "1..999"),
+        (["--owner", "o", "--boards", "9-5", "--entropy", "x"], "first board"),
+        (["--owner", "o", "--boards", "1-2000", "--entropy", "x"], "1..999"),
+        (["--owner", "o", "--boards", "a-b", "--entropy", "x"], "bad board range"),
+        (["--owner", "o", "--boards", "0", "--entropy", "x"], "1..999"),
     ],
 )
 def test_cli_bigdeal_bad_input(cli: CliRunner, args: list[str], needle: str) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from endplay.types import Player, Vul
 
-from croupier.ranking.bigdeal import goedel_unrank
-from croupier.tournament.boards import (
+from croupier.boards import (
     Board,
     BoardRangeError,
     dealer,
@@ -14,6 +13,7 @@ from croupier.tournament.boards import (
     parse_board_range,
     vulnerability,
 )
+from croupier.ranking.bigdeal import goedel_unrank
 
 _ENDPLAY_VUL = {Vul.none: "None", Vul.ns: "NS", Vul.ew: "EW", Vul.both: "All"}
 _ENDPLAY_SEAT = {Player.north: "N", Player.east: "E", Player.south: "S", Player.west: "W"}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from croupier import files
 from croupier.errors import FileFormatError
-from croupier.tournament import files
-from croupier.tournament.files import ExistingFileError, check_new_files, write_file
+from croupier.files import ExistingFileError, check_new_files, write_file
 from tests.conftest import CliRunner
 
 
@@ -75,7 +75,7 @@ def test_folders_are_refused(tmp_path: Path) -> None:
 def test_cli_out_errors_are_one_line(
     cli: CliRunner, tmp_path: Path, where: str, needle: str
 ) -> None:
-    r = cli(["bigdeal", "--owner", "o", "-e", "x", "-n", "2", "-o", str(tmp_path / where)])
+    r = cli(["bigdeal", "--owner", "o", "--entropy", "x", "-b", "2", "-o", str(tmp_path / where)])
     assert r.code == 2 and needle in r.err and r.err.count("\n") == 1
     assert ".tmp" not in r.err
 

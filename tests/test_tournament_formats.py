@@ -13,6 +13,7 @@ from endplay.types import Player, Vul
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from croupier.boards import Board, BoardRangeError
 from croupier.errors import FileFormatError
 from croupier.formats.board_csv import (
     format_board_csv,
@@ -29,7 +30,6 @@ from croupier.formats.pbn import format_pbn_file, parse_pbn_file
 from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
-from croupier.tournament.boards import Board, BoardRangeError
 from tests.conftest import VECTORS, CliRunner
 
 BOARDS = bigdeal_boards(seed_from_entropy(["formats"]), "croupier", range(1, 21))
@@ -73,7 +73,7 @@ def test_cli_files_parse_in_endplay(cli: CliRunner, tmp_path: Path) -> None:
     expected = bigdeal_boards(seed_from_entropy(["hello"]), "test", range(17, 33))
     for fmt, parser in (("pbn", endplay_pbn), ("lin", endplay_lin)):
         out = tmp_path / f"set.{fmt}"
-        args = ["bigdeal", "--owner", "test", "-e", "hello", "-n", "17-32", "-f", fmt]
+        args = ["bigdeal", "--owner", "test", "--entropy", "hello", "-b", "17-32", "-f", fmt]
         assert cli([*args, "-o", str(out)]).code == 0
         with out.open(encoding="utf-8") as handle:
             _assert_endplay_agrees(parser.load(handle), expected)
@@ -334,7 +334,21 @@ def test_format_for_path() -> None:
 def test_cli_bigdeal_formats(cli: CliRunner, tmp_path: Path) -> None:
     for fmt in ("pbn", "lin", "dup", "dlm", "csv", "lines", "html"):
         out = tmp_path / f"d.{fmt}"
-        r = cli(["bigdeal", "--owner", "test", "-e", "hello", "-n", "3", "-f", fmt, "-o", str(out)])
+        r = cli(
+            [
+                "bigdeal",
+                "--owner",
+                "test",
+                "--entropy",
+                "hello",
+                "-b",
+                "3",
+                "-f",
+                fmt,
+                "-o",
+                str(out),
+            ]
+        )
         assert r.code == 0, r.err
         if fmt != "html":
             assert [b.goedel is None for b in read_boards(out.read_bytes(), fmt)] == [True] * 3

@@ -16,6 +16,7 @@ from croupier.randomness.seeded import SeededSource
 from croupier.randomness.walk import exact_distribution_bits
 from croupier.tournament.squaredeal import (
     KEY_ALPHABET,
+    KeyId,
     Phase,
     SquareDealError,
     SquareDealEvent,
@@ -52,7 +53,8 @@ def test_syn_key_hash_and_parse() -> None:
     assert [p.sessions for p in event.phases] == [0, 2, 1]
     assert event.key_hash == key_hash((SYN / "SYN.sqk").read_bytes())
     keys = parse_sqk((SYN / "SYN.sqk").read_text(encoding="ascii"))
-    assert list(keys.keys) == ["1,0", "2,1", "2,2", "3,1"]
+    assert list(keys.keys) == [KeyId(1, 0), KeyId(2, 1), KeyId(2, 2), KeyId(3, 1)]
+    assert [k.format() for k in keys.keys] == ["1,0", "2,1", "2,2", "3,1"]
 
 
 def _make(cli: CliRunner, folder: Path, out: Path, *args: str) -> None:
@@ -131,7 +133,7 @@ def test_round_trip_workflow(cli: CliRunner, tmp_path: Path) -> None:
     r = cli(["squaredeal", "publish", str(sqd)])
     assert r.code == 0, r.err
     keys = parse_sqk(sqk.read_text(encoding="ascii"))
-    assert sorted(keys.keys) == ["1,1", "1,2", "2,0"]
+    assert sorted(keys.keys) == [KeyId(1, 1), KeyId(1, 2), KeyId(2, 0)]
     assert all(len(k) == 60 and set(k) <= set(KEY_ALPHABET) for k in keys.keys.values())
     assert sqk.read_bytes().count(b"\r\n") == 3
     assert parse_sqd(sqd.read_text()).key_hash == key_hash(sqk.read_bytes())
@@ -283,7 +285,8 @@ def test_file_names() -> None:
 
 def test_phase_expansion_and_session_boards() -> None:
     phase = Phase.parse("3:3x7:R#:Round #")
-    assert phase.boards == "1-7,8-14,15-21"
+    assert phase.boards.format() == "1-7,8-14,15-21"
+    assert phase.boards.ranges == (range(1, 8), range(8, 15), range(15, 22))
     assert [phase.boards_for_session(s) for s in (1, 2, 3)] == [
         range(1, 8),
         range(8, 15),
@@ -314,7 +317,7 @@ def test_make_keys_reproducible_with_injected_source() -> None:
     event = SquareDealEvent("T", phases=[Phase.parse("2:7:A#:A")])
     a = make_keys(event, SeededSource("seed", "keys"))
     b = make_keys(event, SeededSource("seed", "keys"))
-    assert a == b and a.keys["1,1"] != a.keys["1,2"]
+    assert a == b and a.keys[KeyId(1, 1)] != a.keys[KeyId(1, 2)]
 
 
 def test_phase_with_boards_chosen_at_dealing_time(cli: CliRunner, tmp_path: Path) -> None:

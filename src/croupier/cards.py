@@ -8,7 +8,7 @@ style      example             notes
 =========  ==================  =====================================
 ``short``  ``AS``, ``TH``      ASCII rank + suit letter (``T`` = 10)
 ``symbol`` ``A♠``, ``10♥``     rank + suit symbol
-``long``   ``Ace of Spades``   the seed's ``print``
+``long``   ``Ace of Spades``   rank name ``of`` suit name
 ``glyph``  ``🂡``               Unicode playing-card character
 =========  ==================  =====================================
 
@@ -41,6 +41,11 @@ from typing import Literal, get_args
 from croupier.errors import CardNotationError
 
 __all__ = [
+    "BRIDGE_DECK",
+    "BRIDGE_RANKS",
+    "BRIDGE_RANK_LETTERS",
+    "BRIDGE_SUITS",
+    "BRIDGE_SUIT_LETTERS",
     "CARD_STYLES",
     "Card",
     "CardStyle",
@@ -58,7 +63,7 @@ CARD_STYLES: tuple[CardStyle, ...] = get_args(CardStyle)
 
 
 class Suit(IntEnum):
-    """The four suits, numbered in the seed's order: clubs < diamonds < hearts < spades."""
+    """The four suits, numbered low to high: clubs < diamonds < hearts < spades."""
 
     CLUBS = 0
     DIAMONDS = 1
@@ -102,7 +107,7 @@ class Suit(IntEnum):
 
 
 class Rank(IntEnum):
-    """Ranks numbered as in the seed (ace low, ``ACE = 1`` … ``KING = 13``); ``JOKER = 14``."""
+    """Ranks numbered ace low (``ACE = 1`` … ``KING = 13``); ``JOKER = 14``."""
 
     ACE = 1
     TWO = 2
@@ -131,7 +136,7 @@ class Rank(IntEnum):
 
     @property
     def long_name(self) -> str:
-        """The seed's names: ``Ace``, ``2`` … ``10``, ``Jack``, ``Queen``, ``King``."""
+        """The long names: ``Ace``, ``2`` … ``10``, ``Jack``, ``Queen``, ``King``."""
         return _RANK_LONG[self]
 
     @classmethod
@@ -239,8 +244,8 @@ class Card:
     of a shoe or a pinochle deck (0 for the first copy); it takes part in
     equality, hashing and ordering, and formats as a ``#k`` suffix (k = copy + 1).
 
-    Cards order as in the seed: by suit (clubs < diamonds < hearts < spades),
-    then rank (ace low), then copy; jokers come last.  Other orders live in
+    Cards order by suit (clubs < diamonds < hearts < spades), then rank (ace
+    low), then copy; jokers come last (the ``suit-ace-low`` order).  Other orders live in
     :mod:`croupier.orders`.
 
     >>> Card(Rank.ACE, Suit.SPADES)
@@ -290,7 +295,7 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card at ``index`` of the seed's standard deck order; the inverse of :attr:`index`.
+        """The card at ``index`` of a fresh deck (``suit-ace-low``); the inverse of :attr:`index`.
 
         0..51 are the standard cards (clubs ace first, spades king last);
         ``52 + k`` is the joker with copy ``k``.
@@ -323,7 +328,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """Position 0..51 in the seed's standard order (clubs ace first); jokers: 52 + copy.
+        """Position 0..51 in a fresh deck (clubs ace first, suit then rank); jokers: 52 + copy.
 
         The copy of a standard card is not part of its index (``AS#2`` has the
         index of ``AS``).
@@ -347,7 +352,7 @@ class Card:
 
     @property
     def long_name(self) -> str:
-        """The seed's printed name, e.g. ``Ace of Spades``."""
+        """Rank name ``of`` suit name, e.g. ``Ace of Spades``."""
         return format_card(self, "long")
 
     @property
@@ -355,7 +360,7 @@ class Card:
         """The Unicode playing-card character, e.g. ``🂡``."""
         return format_card(self, "glyph")
 
-    # -- ordering (the seed's ``is_greater``) ------------------------------------
+    # -- ordering: suit, then rank (ace low), then copy; jokers last ---------------
     def _key(self) -> tuple[int, int, int]:
         return (4 if self.suit is None else int(self.suit), int(self.rank), self.copy)
 
@@ -398,6 +403,38 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the card as an HTML span, hearts and diamonds red.
+
+        >>> Card.parse("AH")._repr_html_()
+        '<span class="croupier-card" style="color:#c00000" data-card="AH"
+        title="Ace of Hearts">A♥</span>'
+        """
+        from croupier.html import card_html  # same layer; imported here to avoid a cycle
+
+        return card_html(self)
+
+
+BRIDGE_SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The suits from high to low as bridge lists them: spades, hearts, diamonds, clubs."""
+
+BRIDGE_RANKS: tuple[Rank, ...] = (Rank.ACE, *reversed(Rank.standard()[1:]))
+"""The thirteen ranks from high to low, ace high: A K Q J T 9 … 2."""
+
+BRIDGE_SUIT_LETTERS = "".join(s.letter for s in BRIDGE_SUITS)
+"""``"SHDC"``: :data:`BRIDGE_SUITS` as letters (the suit order of PBN, LIN and Big Deal)."""
+
+BRIDGE_RANK_LETTERS = "".join(r.letter for r in BRIDGE_RANKS)
+"""``"AKQJT98765432"``: :data:`BRIDGE_RANKS` as letters (the rank order within a PBN suit)."""
+
+BRIDGE_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in BRIDGE_SUITS for r in BRIDGE_RANKS)
+"""The 52 cards in bridge order: ``AS KS … 2S AH … 2H AD … 2D AC … 2C``.
+
+It is the order of hands in PBN and in hand records, croupier's dealing
+order for standard decks, and Big Deal's card numbering (card ``k`` is
+``BRIDGE_DECK[k - 1]``).
+"""
 
 
 def _copy_suffix(copy: int) -> str:

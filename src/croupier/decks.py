@@ -1,8 +1,8 @@
 """Deck presets, stripped decks, shoes and sub-decks.
 
-Every deck is a new ``list[Card]`` in the seed's order (suit clubs, diamonds,
-hearts, spades; within a suit ace low, then 2..K; jokers last), so
-``sort_cards(deck, "seed") == deck`` for every preset.
+Every deck is a new ``list[Card]`` in the ``suit-ace-low`` order (suit clubs,
+diamonds, hearts, spades; within a suit ace low, then 2..K; jokers last), so
+``sort_cards(deck, "suit-ace-low") == deck`` for every preset.
 
 >>> len(standard_deck()), make_deck("standard")[:3]
 (52, [Card.parse('AC'), Card.parse('2C'), Card.parse('3C')])
@@ -46,7 +46,7 @@ MAX_SHOE_DECKS = 10_000
 
 
 def standard_deck() -> list[Card]:
-    """The 52 cards in the seed's order: clubs A..K, diamonds, hearts, spades.
+    """The 52 cards in the ``suit-ace-low`` order: clubs A..K, diamonds, hearts, spades.
 
     >>> deck = standard_deck()
     >>> deck[0].long_name, deck[12].long_name, deck[13].long_name, deck[51].long_name
@@ -76,7 +76,7 @@ def _parse_ranks(ranks: str | Iterable[Rank | str | int]) -> list[Rank]:
 
 
 def stripped_deck(ranks: str | Iterable[Rank | str | int]) -> list[Card]:
-    """The standard cards of the given ranks only, in the seed's order.
+    """The standard cards of the given ranks only, in the ``suit-ace-low`` order.
 
     ``ranks`` is a string of rank letters (``"789TJQKA"``, ``10`` also works)
     or an iterable of :class:`Rank`, rank strings or ints 1..13.  The order in
@@ -197,7 +197,7 @@ def deck_names() -> list[str]:
 
 
 def make_deck(name: str) -> list[Card]:
-    """A fresh deck by preset name (case-insensitive), in the seed's order.
+    """A fresh deck by preset name (case-insensitive), in the ``suit-ace-low`` order.
 
     Besides :func:`deck_names`, ``shoe:K`` gives ``K`` standard decks
     (copies distinguished) and ``stripped:RANKS`` a stripped deck.
@@ -231,7 +231,7 @@ def make_deck(name: str) -> list[Card]:
 
 
 def subdeck(cards: Sequence[T], low: int, high: int) -> list[T]:
-    """The items ``cards[low..high]``, both ends INCLUSIVE, as a new list (the seed's rules).
+    """The items ``cards[low..high]``, both ends INCLUSIVE, as a new list.
 
     Valid bounds: ``0 <= low <= len(cards)`` and ``low - 1 <= high <= len(cards) - 1``;
     ``high == low - 1`` gives an empty sub-deck.  Anything else raises

@@ -21,6 +21,8 @@ __all__ = [
     "EntropyExhaustedError",
     "FileFormatError",
     "LayoutError",
+    "MissingExtraError",
+    "NotEnoughCardsError",
     "RangeError",
     "RankingError",
     "SeedError",
@@ -39,6 +41,26 @@ class CardNotationError(CroupierError):
 
 class DeckError(CroupierError):
     """An unknown deck preset or an impossible deck."""
+
+
+class NotEnoughCardsError(DeckError):
+    """A deck was asked for more cards than it holds.
+
+    The message says how many cards were asked for and how many remain;
+    ``asked`` and ``remaining`` hold the two numbers.
+
+    >>> exc = NotEnoughCardsError("cannot draw 5 cards (n=5): only 3 remain", asked=5, remaining=3)
+    >>> str(exc), exc.asked, exc.remaining, isinstance(exc, ValueError)
+    ('cannot draw 5 cards (n=5): only 3 remain', 5, 3, True)
+    """
+
+    def __init__(self, message: str, asked: int = 0, remaining: int = 0) -> None:
+        super().__init__(message)
+        self.asked = asked
+        self.remaining = remaining
+
+    def __reduce__(self) -> tuple[type[NotEnoughCardsError], tuple[str, int, int]]:
+        return (type(self), (str(self), self.asked, self.remaining))
 
 
 class RangeError(CroupierError):
@@ -71,6 +93,16 @@ class RankingError(CroupierError):
 
 class FileFormatError(CroupierError):
     """A file (PBN, .sqd, .sqk, ...) is malformed; the message names file and line."""
+
+
+class MissingExtraError(CroupierError):
+    """An optional dependency is not installed; the message names the extra to install.
+
+    >>> raise MissingExtraError("groups need sympy: pip install 'croupier[groups]'")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.MissingExtraError: groups need sympy: pip install 'croupier[groups]'
+    """
 
 
 class VerificationError(CroupierError):

@@ -10,7 +10,8 @@ Every move exists twice:
 Positions count from the top of the deck, starting at 0; the first item of a
 sequence is the top card.  Empty and one-card decks are fine everywhere.
 
-The seed's functions (the Elm article on dealer's moves):
+The dealer's move: cut the deck at ``k`` (wrapping around), then riffle it (split at
+``n // 2`` and interweave the halves); ``randomize_list`` applies one move per cut value:
 
 >>> cut([1, 2, 3, 4, 5, 6, 7, 8], 3)
 [4, 5, 6, 7, 8, 1, 2, 3]
@@ -23,7 +24,7 @@ The seed's functions (the Elm article on dealer's moves):
 >>> randomize_list([1, 2, 3, 4, 5, 6, 7, 9, 10], [2, 5])
 [10, 3, 6, 7, 1, 4, 2, 9, 5]
 
-Perfect shuffles (seed 002): eight out-shuffles restore 52 cards.
+Perfect shuffles interlace two exact halves; eight out-shuffles restore 52 cards.
 
 >>> (faro_perm(52, "out") ** 8).is_identity()
 True
@@ -32,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
 import numpy as np
 
@@ -40,6 +41,7 @@ from croupier.errors import RangeError, ShuffleSpecError
 from croupier.perm import IndexArray, Permutation
 
 __all__ = [
+    "FARO_MODES",
     "FaroMode",
     "cut",
     "cut_perm",
@@ -56,6 +58,7 @@ __all__ = [
     "milk_perm",
     "monge",
     "monge_perm",
+    "parse_faro_mode",
     "pile_perm",
     "pile_shuffle",
     "randomize_list",
@@ -69,7 +72,31 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
 FaroMode = Literal["out", "in"]
+"""Perfect shuffle: the top card stays on top (``"out"``) or goes to second place (``"in"``)."""
+
+FARO_MODES: tuple[FaroMode, ...] = get_args(FaroMode)
+
+
+def parse_faro_mode(mode: str) -> FaroMode:
+    """Check a faro mode given as text: ``"out"`` or ``"in"``, else a one-line error.
+
+    Every function that takes a faro mode checks it with this, whatever the deck size.
+
+    >>> parse_faro_mode("in")
+    'in'
+    >>> parse_faro_mode("sideways")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.ShuffleSpecError: unknown faro mode 'sideways'; expected 'out' or 'in'
+    """
+    for valid in FARO_MODES:
+        if mode == valid:
+            return valid
+    raise ShuffleSpecError(
+        f"unknown faro mode {mode!r}; expected {' or '.join(map(repr, FARO_MODES))}"
+    )
 
 
 def _size(n: int) -> int:
@@ -77,14 +104,6 @@ def _size(n: int) -> int:
     if n < 0:
         raise RangeError(f"deck size must be >= 0, got {n}")
     return n
-
-
-def _mode(mode: str) -> FaroMode:
-    if mode == "out":
-        return "out"
-    if mode == "in":
-        return "in"
-    raise ShuffleSpecError(f"unknown faro mode {mode!r}; expected 'out' or 'in'")
 
 
 def _wrap(a: IndexArray) -> Permutation:
@@ -111,8 +130,8 @@ def cut(seq: Sequence[T], k: int) -> list[T]:
     """Cut the deck: the top ``k`` cards go to the bottom, with wrap-around.
 
     ``k`` is taken mod ``len(seq)``, so ``k = n + 3`` is the same cut as ``3`` and
-    ``k = -1`` brings the bottom card to the top.  (The seed's appendix split at
-    ``j`` instead of ``k`` and so did nothing for ``k >= n``; croupier wraps.)
+    ``k = -1`` brings the bottom card to the top.  The cut always wraps around: a
+    cut that split at ``k`` without reducing it would do nothing for ``k >= n``.
 
     >>> cut([1, 2, 3, 4, 5, 6, 7, 8], 3)
     [4, 5, 6, 7, 8, 1, 2, 3]
@@ -154,7 +173,7 @@ def interweave(a: Sequence[T], b: Sequence[T]) -> list[T]:
 
 # -------------------------------------------------------------------- riffle
 def riffle_perm(n: int) -> Permutation:
-    """The seed's shuffle: split at ``n // 2`` and interweave (top packet first).
+    """The riffle: split at ``n // 2`` and interweave (top packet first).
 
     For odd ``n`` the bottom packet has the extra card, which ends at the bottom.
 
@@ -166,7 +185,7 @@ def riffle_perm(n: int) -> Permutation:
 
 
 def riffle(seq: Sequence[T]) -> list[T]:
-    """The seed's ``shuffle``: split at ``len // 2`` and :func:`interweave` the halves.
+    """The riffle: split at ``len // 2`` and :func:`interweave` the halves.
 
     For an even deck this is the out-faro; for an odd deck the bottom half is
     one card longer and its last card stays at the bottom.
@@ -190,7 +209,7 @@ def dealers_move_perm(n: int, k: int) -> Permutation:
 
 
 def dealers_move(seq: Sequence[T], k: int) -> list[T]:
-    """The seed's dealer's move: cut by ``k``, then riffle.
+    """The dealer's move: cut by ``k`` (wrapping around), then riffle.
 
     >>> dealers_move([1, 2, 3, 4, 5, 6], 2)
     [3, 6, 4, 1, 5, 2]
@@ -211,10 +230,11 @@ def randomize_list_perm(n: int, ks: Iterable[int]) -> Permutation:
 
 
 def randomize_list(seq: Sequence[T], ks: Iterable[int]) -> list[T]:
-    """The seed's ``randomizeList``: a left fold of :func:`dealers_move` over ``ks``.
+    """A left fold of :func:`dealers_move` over the cut values ``ks``.
 
-    The cut points decide everything: with random ``ks`` this becomes the seed's
-    (flawed) random shuffle; here it is the deterministic fold.
+    The cut points decide everything: with random ``ks`` this becomes a (flawed)
+    random shuffle, ``randomize-list`` in :mod:`croupier.shuffling`; here it is
+    the deterministic fold.
 
     >>> randomize_list([1, 2, 3, 4, 5, 6, 7, 9, 10], [2, 5])
     [10, 3, 6, 7, 1, 4, 2, 9, 5]
@@ -225,7 +245,7 @@ def randomize_list(seq: Sequence[T], ks: Iterable[int]) -> list[T]:
 
 
 # ---------------------------------------------------------------------- faro
-def faro_perm(n: int, mode: str = "out") -> Permutation:
+def faro_perm(n: int, mode: FaroMode = "out") -> Permutation:
     """The perfect (faro) shuffle of ``n`` cards as a permutation; see :func:`faro`.
 
     >>> faro_perm(6, "out").tolist(), faro_perm(6, "in").tolist()
@@ -233,8 +253,8 @@ def faro_perm(n: int, mode: str = "out") -> Permutation:
     >>> faro_perm(5, "out").tolist(), faro_perm(5, "in").tolist()
     ([0, 3, 1, 4, 2], [2, 0, 3, 1, 4])
     """
-    n = _size(n)
-    top = (n + 1) // 2 if _mode(mode) == "out" else n // 2
+    n, mode = _size(n), parse_faro_mode(mode)
+    top = (n + 1) // 2 if mode == "out" else n // 2
     a = np.empty(n, dtype=np.intp)
     if mode == "out":
         a[0::2] = np.arange(top)
@@ -245,11 +265,11 @@ def faro_perm(n: int, mode: str = "out") -> Permutation:
     return _wrap(a)
 
 
-def faro(seq: Sequence[T], mode: str = "out") -> list[T]:
+def faro(seq: Sequence[T], mode: FaroMode = "out") -> list[T]:
     """The perfect shuffle: cut into two packets and interlace them exactly, one card each.
 
-    * ``"out"``: the top card stays on top (seed 002's shuffle: ``f(x) = 2x`` for
-      ``x < N``, ``2x - 2N + 1`` otherwise, for ``2N`` cards);
+    * ``"out"``: the top card stays on top (``f(x) = 2x`` for ``x < N``,
+      ``2x - 2N + 1`` otherwise, for ``2N`` cards);
     * ``"in"``: the top card goes to second place (``f(x) = 2x + 1``, ``2x - 2N``).
 
     Odd decks (``2N + 1`` cards): the packet that supplies the first card of the
@@ -267,7 +287,7 @@ def faro(seq: Sequence[T], mode: str = "out") -> list[T]:
     return faro_perm(len(seq), mode).apply(seq)
 
 
-def unfaro_perm(n: int, mode: str = "out") -> Permutation:
+def unfaro_perm(n: int, mode: FaroMode = "out") -> Permutation:
     """The inverse of :func:`faro_perm` (same ``mode``).
 
     >>> unfaro_perm(6, "out").tolist()
@@ -276,7 +296,7 @@ def unfaro_perm(n: int, mode: str = "out") -> Permutation:
     return faro_perm(n, mode).inverse()
 
 
-def unfaro(seq: Sequence[T], mode: str = "out") -> list[T]:
+def unfaro(seq: Sequence[T], mode: FaroMode = "out") -> list[T]:
     """Undo a :func:`faro`: deal alternate cards into two packets and stack them back.
 
     >>> unfaro(faro("abcdefg", "in"), "in")
@@ -410,7 +430,7 @@ def pile_shuffle(seq: Sequence[T], piles: int, order: Sequence[int] | None = Non
 
 
 # -------------------------------------------------------------- k-way faro
-def kway_faro_perm(n: int, k: int, mode: str = "out") -> Permutation:
+def kway_faro_perm(n: int, k: int, mode: FaroMode = "out") -> Permutation:
     """The ``k``-way perfect shuffle as a permutation; see :func:`kway_faro`.
 
     >>> kway_faro_perm(7, 3).tolist()
@@ -420,14 +440,13 @@ def kway_faro_perm(n: int, k: int, mode: str = "out") -> Permutation:
     >>> kway_faro_perm(4, 10**18, "in").tolist()
     [3, 2, 1, 0]
     """
-    n = _size(n)
-    k = int(k)
+    n, k, mode = _size(n), int(k), parse_faro_mode(mode)
     if k < 1:
         raise RangeError(f"number of packets must be >= 1, got {k}")
     k = max(1, min(k, n))  # packets beyond the n-th are empty: K > n acts like K = n
     q, r = divmod(n, k)
     sizes = np.full(k, q, dtype=np.intp)
-    if _mode(mode) == "out":
+    if mode == "out":
         sizes[:r] += 1
     elif r:
         sizes[k - r :] += 1
@@ -438,7 +457,7 @@ def kway_faro_perm(n: int, k: int, mode: str = "out") -> Permutation:
     return _wrap((starts[packet] + i // k).astype(np.intp))
 
 
-def kway_faro(seq: Sequence[T], k: int, mode: str = "out") -> list[T]:
+def kway_faro(seq: Sequence[T], k: int, mode: FaroMode = "out") -> list[T]:
     """Cut into ``k`` packets and interlace them perfectly, one card from each in turn.
 
     ``"out"`` takes the top packet's card first (the top card stays on top);

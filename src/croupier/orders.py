@@ -6,15 +6,20 @@ gives an ascending sort key (a tuple of ints), so any order plugs into
 
 Named orders (:data:`ORDERS`):
 
-============  ======================================================  ==========
-name          order (low to high)                                      jokers
-============  ======================================================  ==========
-``seed``      suit (♣ < ♦ < ♥ < ♠), then rank with the ace LOW         last
-``bridge``    suit (♣ < ♦ < ♥ < ♠), then rank with the ace HIGH        last
-``poker``     rank only, ace high; suits are unranked (ties)           last
-``rank``      rank (ace high), then suit (♣ < ♦ < ♥ < ♠)               last
-``pinochle``  suit (♣ < ♦ < ♥ < ♠), then 9 < J < Q < K < 10 < A        last
-============  ======================================================  ==========
+================  ======================================================  ==========
+name              order (low to high)                                      jokers
+================  ======================================================  ==========
+``suit-ace-low``  suit (♣ < ♦ < ♥ < ♠), then rank with the ace LOW         last
+``bridge``        suit (♣ < ♦ < ♥ < ♠), then rank with the ace HIGH        last
+``poker``         rank only, ace high; suits are unranked (ties)           last
+``rank``          rank (ace high), then suit (♣ < ♦ < ♥ < ♠)               last
+``pinochle``      suit (♣ < ♦ < ♥ < ♠), then 9 < J < Q < K < 10 < A        last
+================  ======================================================  ==========
+
+``suit-ace-low`` is the order of a fresh deck (:mod:`croupier.decks`) and the
+default of the sorting functions.  Its former name ``seed`` still works
+everywhere a name is accepted, with a :class:`DeprecationWarning`
+(:data:`DEPRECATED_ORDER_NAMES`).
 
 In every order with ranked suits, two copies of one card (a shoe, a pinochle
 deck) are ordered by their copy number, so the order is total.  In an order
@@ -26,7 +31,7 @@ to LOW (the way players say them, ``"AKQJT98765432"`` and ``"SHDC"``).
 
 >>> [c.code for c in sort_cards("2C AS KH AC TD", "bridge", descending=True)]
 ['AS', 'KH', 'TD', 'AC', '2C']
->>> deck = sort_cards("KS 3D AC 9H", "seed")
+>>> deck = sort_cards("KS 3D AC 9H", "suit-ace-low")
 >>> find_bisect(deck, Card.parse("9H"))
 2
 """
@@ -34,14 +39,27 @@ to LOW (the way players say them, ``"AKQJT98765432"`` and ``"SHDC"``).
 from __future__ import annotations
 
 import itertools
+import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from croupier.cards import Card, Rank, Suit, parse_card, parse_cards, split_ranks
+from croupier.cards import (
+    BRIDGE_RANK_LETTERS,
+    BRIDGE_SUIT_LETTERS,
+    Card,
+    Rank,
+    Suit,
+    parse_card,
+    parse_cards,
+    split_ranks,
+)
 from croupier.errors import CroupierError
 
 __all__ = [
+    "DEFAULT_ORDER",
+    "DEPRECATED_ORDER_NAMES",
     "ORDERS",
     "CardNotFoundError",
     "CardOrder",
@@ -115,7 +133,7 @@ class CardOrder:
       has no place in the order (:meth:`key` raises :class:`CardOrderError`).
     * ``suits``: the suits from highest to lowest; ``()`` means suits are
       unranked (cards of equal rank tie, whatever their suit or copy).
-    * ``suit_major``: compare suits first (the seed, bridge) or ranks first.
+    * ``suit_major``: compare suits first (``suit-ace-low``, ``bridge``) or ranks first.
     * ``jokers``: ``"high"`` (after every other card) or ``"low"`` (before);
       jokers are ordered among themselves by copy.
 
@@ -159,7 +177,7 @@ class CardOrder:
     def custom(
         cls,
         ranks: str,
-        suits: str = "SHDC",
+        suits: str = BRIDGE_SUIT_LETTERS,
         name: str = "custom",
         *,
         suit_major: bool = True,
@@ -204,8 +222,8 @@ class CardOrder:
 
         Keys are tuples of four ints ``(group, major, minor, copy)``.
 
-        >>> seed = ORDERS["seed"]
-        >>> seed.key(Card.parse("AC")) < seed.key(Card.parse("2C")) < seed.key(Card.parse("AD"))
+        >>> low = ORDERS["suit-ace-low"]
+        >>> low.key(Card.parse("AC")) < low.key(Card.parse("2C")) < low.key(Card.parse("AD"))
         True
         """
         if not isinstance(card, Card):
@@ -237,65 +255,105 @@ class CardOrder:
 
         >>> ORDERS["poker"].compare(Card.parse("KS"), Card.parse("KH"))
         0
-        >>> ORDERS["seed"].compare(Card.parse("KS"), Card.parse("KH"))
+        >>> ORDERS["suit-ace-low"].compare(Card.parse("KS"), Card.parse("KH"))
         1
         """
         ka, kb = self.key(a), self.key(b)
         return (ka > kb) - (ka < kb)
 
     def is_greater(self, a: Card, b: Card) -> bool:
-        """The seed's ``is_greater``: True when ``a`` is strictly higher than ``b``.
+        """True when ``a`` is strictly higher than ``b`` in this order.
 
-        >>> ORDERS["seed"].is_greater(Card.parse("2C"), Card.parse("AC"))
+        >>> ORDERS["suit-ace-low"].is_greater(Card.parse("2C"), Card.parse("AC"))
         True
         """
         return self.key(a) > self.key(b)
 
 
-ORDERS: dict[str, CardOrder] = {
-    o.name: o
+DEFAULT_ORDER = "suit-ace-low"
+"""The order of a fresh deck: suits ♣ < ♦ < ♥ < ♠, then ranks with the ace low."""
+
+DEPRECATED_ORDER_NAMES: dict[str, str] = {"seed": DEFAULT_ORDER}
+"""Former order names and the names that replaced them; the old ones warn."""
+
+
+def _first_frame_outside_croupier() -> int:
+    """The ``stacklevel`` that makes a warning point at the first caller outside croupier."""
+    level, frame = 1, sys._getframe(1)
+    while frame.f_back is not None and _in_croupier(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _in_croupier(module: str) -> bool:
+    return module == "croupier" or module.startswith("croupier.")
+
+
+def _warn_deprecated_name(old: str) -> str:
+    """The current name for the former order name ``old``, with a :class:`DeprecationWarning`."""
+    new = DEPRECATED_ORDER_NAMES[old]
+    warnings.warn(
+        f"order name {old!r} is deprecated; use {new!r} (the same order)",
+        DeprecationWarning,
+        stacklevel=_first_frame_outside_croupier(),
+    )
+    return new
+
+
+class _OrderTable(dict[str, CardOrder]):
+    """The named orders; a deprecated name still looks up its order, with a warning."""
+
+    def __missing__(self, key: str) -> CardOrder:
+        if key in DEPRECATED_ORDER_NAMES:
+            return self[_warn_deprecated_name(key)]
+        raise KeyError(key)
+
+
+ORDERS: dict[str, CardOrder] = _OrderTable(
+    (o.name, o)
     for o in (
         CardOrder.custom(
             "KQJT98765432A",
-            "SHDC",
-            name="seed",
+            BRIDGE_SUIT_LETTERS,
+            name="suit-ace-low",
             description="suit (clubs < diamonds < hearts < spades), then rank, ace low",
         ),
         CardOrder.custom(
-            "AKQJT98765432",
-            "SHDC",
+            BRIDGE_RANK_LETTERS,
+            BRIDGE_SUIT_LETTERS,
             name="bridge",
             description="suit (clubs < diamonds < hearts < spades), then rank, ace high",
         ),
         CardOrder.custom(
-            "AKQJT98765432",
+            BRIDGE_RANK_LETTERS,
             "",
             name="poker",
             description="rank only, ace high; suits unranked (ties keep input order)",
         ),
         CardOrder.custom(
-            "AKQJT98765432",
-            "SHDC",
+            BRIDGE_RANK_LETTERS,
+            BRIDGE_SUIT_LETTERS,
             name="rank",
             suit_major=False,
             description="rank (ace high), then suit (clubs < diamonds < hearts < spades)",
         ),
         CardOrder.custom(
             "ATKQJ98765432",
-            "SHDC",
+            BRIDGE_SUIT_LETTERS,
             name="pinochle",
             description="suit, then rank with 10 between K and A: 9 < J < Q < K < 10 < A",
         ),
     )
-}
-"""The named orders; all put jokers last."""
+)
+"""The named orders; all put jokers last.  ``ORDERS["seed"]`` still works, with a warning."""
 
 
 def order_names() -> list[str]:
     """The names of the built-in orders.
 
     >>> order_names()
-    ['seed', 'bridge', 'poker', 'rank', 'pinochle']
+    ['suit-ace-low', 'bridge', 'poker', 'rank', 'pinochle']
     """
     return list(ORDERS)
 
@@ -304,16 +362,23 @@ def get_order(name: str | CardOrder) -> CardOrder:
     """Look up an order by name (case-insensitive), or pass a :class:`CardOrder` through.
 
     Besides the names of :data:`ORDERS`, ``custom:RANKS:SUITS`` builds a custom
-    order (ranks and suits HIGH to LOW; empty SUITS = unranked suits).
+    order (ranks and suits HIGH to LOW; empty SUITS = unranked suits).  A former
+    name (:data:`DEPRECATED_ORDER_NAMES`) gives its order with a :class:`DeprecationWarning`.
 
     >>> get_order("Bridge").name
     'bridge'
     >>> get_order("custom:AKQ:S").rank_string
     'AKQ'
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     old = get_order("seed")
+    >>> old is ORDERS["suit-ace-low"], caught[0].category.__name__
+    (True, 'DeprecationWarning')
     >>> get_order("whist")
     Traceback (most recent call last):
     ...
-    croupier.orders.CardOrderError: unknown order 'whist'; expected one of seed, bridge, ...
+    croupier.orders.CardOrderError: unknown order 'whist'; expected one of suit-ace-low, bridge, ...
     """
     if isinstance(name, CardOrder):
         return name
@@ -322,6 +387,8 @@ def get_order(name: str | CardOrder) -> CardOrder:
     key = name.strip().lower()
     if key in ORDERS:
         return ORDERS[key]
+    if key in DEPRECATED_ORDER_NAMES:
+        return ORDERS[_warn_deprecated_name(key)]
     if key.startswith("custom:"):
         parts = name.strip().split(":")
         if len(parts) != 3:
@@ -350,7 +417,7 @@ def _as_cards(cards: Iterable[Card] | str, what: str) -> list[Card]:
 
 def sort_cards(
     cards: Iterable[Card] | str,
-    order: str | CardOrder = "seed",
+    order: str | CardOrder = DEFAULT_ORDER,
     *,
     descending: bool = False,
 ) -> list[Card]:
@@ -360,7 +427,7 @@ def sort_cards(
     ``descending=True`` the highest card comes first; tied cards keep their
     input order either way.
 
-    >>> [c.code for c in sort_cards("KH 2S AH", "seed")]
+    >>> [c.code for c in sort_cards("KH 2S AH", "suit-ace-low")]
     ['AH', 'KH', '2S']
     >>> [c.code for c in sort_cards("KH 2S AH KS", "poker", descending=True)]
     ['AH', 'KH', 'KS', '2S']
@@ -371,11 +438,14 @@ def sort_cards(
 
 
 def is_sorted(
-    cards: Iterable[Card] | str, order: str | CardOrder = "seed", *, descending: bool = False
+    cards: Iterable[Card] | str,
+    order: str | CardOrder = DEFAULT_ORDER,
+    *,
+    descending: bool = False,
 ) -> bool:
     """True when ``cards`` are in ``order`` (ties allowed).
 
-    >>> is_sorted("AC 2C AD", "seed"), is_sorted("AC 2C AD", "bridge")
+    >>> is_sorted("AC 2C AD", "suit-ace-low"), is_sorted("AC 2C AD", "bridge")
     (True, False)
     """
     o = get_order(order)
@@ -385,8 +455,10 @@ def is_sorted(
     return all(a <= b for a, b in itertools.pairwise(keys))
 
 
-def find_lowest(cards: Sequence[Card], start: int = 0, order: str | CardOrder = "seed") -> int:
-    """The index of the lowest card in ``cards[start:]`` (the seed's ``find_lowest_card``).
+def find_lowest(
+    cards: Sequence[Card], start: int = 0, order: str | CardOrder = DEFAULT_ORDER
+) -> int:
+    """The index of the lowest card in ``cards[start:]``, by a linear scan.
 
     The first of several tied lowest cards wins.
 
@@ -409,8 +481,10 @@ def find_lowest(cards: Sequence[Card], start: int = 0, order: str | CardOrder = 
     return best
 
 
-def selection_sort(cards: Iterable[Card] | str, order: str | CardOrder = "seed") -> list[Card]:
-    """The seed's ``sort_deck``: selection sort, O(n²) comparisons, into a new list.
+def selection_sort(
+    cards: Iterable[Card] | str, order: str | CardOrder = DEFAULT_ORDER
+) -> list[Card]:
+    """Selection sort into a new list: swap the lowest remaining card forward, O(n²) comparisons.
 
     It gives the same result as :func:`sort_cards` for total orders (every order
     with ranked suits); it is not stable, so with tied cards (``poker``) the
@@ -458,11 +532,12 @@ def _search_args(
 
 
 def find_bisect(
-    sorted_cards: Sequence[Card] | str, card: Card | str, order: str | CardOrder = "seed"
+    sorted_cards: Sequence[Card] | str, card: Card | str, order: str | CardOrder = DEFAULT_ORDER
 ) -> int:
     """The index of ``card`` in ``sorted_cards`` (ascending in ``order``), by binary search.
 
-    Unlike the seed's ``find_bisect`` no sub-deck is copied: it makes at most
+    No sub-deck is copied (a search that recursed on slices would copy half
+    the deck at every step): it makes at most
     ``ceil(log2(n + 1))`` probes plus one per card tying with ``card`` in
     ``order`` (none in orders with ranked suits, at most the other suits and
     copies of the rank in ``poker``).  With duplicates the first equal card is
@@ -470,7 +545,7 @@ def find_bisect(
     checked (that would cost O(n)).
 
     Raises :class:`CardNotFoundError` when the card is absent; see
-    :func:`find_bisect_or_minus_one` for the seed's ``-1`` convention.
+    :func:`find_bisect_or_minus_one` to get ``-1`` instead.
 
     >>> deck = sort_cards("QS 4H 2C JD 7S", "bridge")
     >>> find_bisect(deck, "JD", "bridge")
@@ -491,9 +566,9 @@ def find_bisect(
 
 
 def find_bisect_or_minus_one(
-    sorted_cards: Sequence[Card] | str, card: Card | str, order: str | CardOrder = "seed"
+    sorted_cards: Sequence[Card] | str, card: Card | str, order: str | CardOrder = DEFAULT_ORDER
 ) -> int:
-    """Like :func:`find_bisect` but returns ``-1`` for an absent card, as the seed does.
+    """Like :func:`find_bisect` but returns ``-1`` for an absent card instead of raising.
 
     >>> find_bisect_or_minus_one(sort_cards("QS 4H 2C"), "AS")
     -1

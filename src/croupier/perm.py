@@ -20,7 +20,8 @@ Cycle notation
     ``(a b c)`` means ``p[a] == b``, ``p[b] == c``, ``p[c] == a`` (the cycles of
     the function ``i -> p[i]``); fixed points are left out.  In deck terms,
     position ``a`` receives the card from position ``b``.  Where a card *goes*
-    (the seed's ``f(x)``) is :meth:`Permutation.destination`, the inverse map.
+    (``y = f(x)``, new position ``y`` of the card at ``x``) is
+    :meth:`Permutation.destination`, the inverse map.
 
 >>> p = Permutation([1, 2, 0])
 >>> p.apply("abc")
@@ -54,6 +55,11 @@ Notation = Literal["one-line", "cycles"]
 
 # Below this size, plain Python lists beat the numpy round trip when applying.
 _SMALL = 64
+
+# Notebook display: entries (and cycle elements) shown, and the size above which
+# the cycles are not listed (only the cycle type, which numpy finds quickly).
+_HTML_SHOWN = 64
+_HTML_LIST_CYCLES = 1_000_000
 
 
 class PermutationError(CroupierError):
@@ -141,7 +147,8 @@ class Permutation:
     def from_positions(cls, positions: Iterable[int] | npt.NDArray[Any]) -> Permutation:
         """Build from where each card *goes*: ``positions[x]`` is the new position of card ``x``.
 
-        This is the seed's ``y = f(x)`` form (the inverse of one-line notation).
+        This is the ``y = f(x)`` form, card ``x`` moves to position ``y`` (the inverse of
+        one-line notation).
 
         >>> p = Permutation.from_positions([0, 2, 4, 1, 3, 5])  # out-faro of 6: f(x) = 2x ...
         >>> p.apply("abcdef")
@@ -341,7 +348,7 @@ class Permutation:
         return self.apply(seq)
 
     def destination(self, x: int) -> int:
-        """Where the card now at position ``x`` ends up (the seed's ``f(x)``).
+        """Where the card now at position ``x`` ends up: ``f(x)``, the new position.
 
         >>> Permutation([2, 0, 1]).destination(0)
         1
@@ -592,6 +599,73 @@ class Permutation:
         if self._a.size == 0:
             return 0
         return len(self.inverse().descents()) + 1
+
+    # --------------------------------------------------------------- notebooks
+    def _repr_html_(self) -> str:
+        """Notebook display: a table of the size, order, sign, cycle type, one-line
+        notation and cycles (fixed points left out, as in :meth:`cycles`).
+
+        A big permutation is cut short, and the table says so: the first 64
+        entries of the one-line notation, cycles up to about 64 elements (``…``
+        marks a cut), and above a million positions only the cycle type.
+
+        >>> html = Permutation([2, 0, 1, 4, 3, 5])._repr_html_()
+        >>> html.count('class="croupier-cycle"'), "(0 2 1)</span>" in html
+        (2, True)
+        """
+        from croupier.html import table_html
+
+        n = self.size
+        one_line = ", ".join(map(str, self._a[:_HTML_SHOWN].tolist()))
+        if n > _HTML_SHOWN:
+            one_line += f", … <i>({n - _HTML_SHOWN:,} more)</i>"
+        kinds = list(self.cycle_counts().items())
+        cycle_type = " ".join(
+            f"{k}<sup>{c}</sup>" if c > 1 else str(k) for k, c in kinds[:_HTML_SHOWN]
+        )
+        if len(kinds) > _HTML_SHOWN:
+            cycle_type += " …"
+        order = self.order()
+        if order.bit_length() <= 200:
+            order_text = f"{order:,}"
+        else:  # too long to read (and beyond str() for the largest n): its size
+            exponent = math.log10(order)
+            order_text = f"≈ {10 ** (exponent % 1):.3f} × 10<sup>{int(exponent)}</sup>"
+        rows = [
+            ["size", f"{n:,}"],
+            ["order", order_text],
+            ["sign", "+1 (even)" if self.sign() == 1 else "−1 (odd)"],
+            ["cycle type", cycle_type or "—"],
+            ["one-line", f"<code>[{one_line}]</code>"],
+            ["cycles", self._cycles_html()],
+        ]
+        return table_html(rows, caption=f"Permutation of {n:,}", kind="permutation")
+
+    def _cycles_html(self) -> str:
+        """The cycles for :meth:`_repr_html_`, one span each, cut after about 64 elements."""
+        if self.size > _HTML_LIST_CYCLES:
+            return f"<i>not listed above {_HTML_LIST_CYCLES:,} positions; see the cycle type</i>"
+        flat, lens = self._cycle_arrays()
+        total = int(np.count_nonzero(lens > 1))
+        if not total:
+            return "<code>()</code> (the identity)"
+        spans: list[str] = []
+        budget, pos, cut = _HTML_SHOWN, 0, False
+        for length in lens.tolist():
+            if length > 1:
+                if budget <= 0:
+                    break
+                shown = flat[pos : pos + min(length, budget)].tolist()
+                text = " ".join(map(str, shown))
+                if length > budget:
+                    text, cut = text + " …", True
+                spans.append(f'<span class="croupier-cycle">({text})</span>')
+                budget -= len(shown)
+            pos += length
+        out = "<code>" + "".join(spans) + "</code>"
+        if cut or len(spans) < total:
+            out += f" <i>(first {len(spans):,} of {total:,} cycles; … marks a cut)</i>"
+        return out
 
 
 def _short(items: list[Any], limit: int = 12) -> str:

@@ -8,7 +8,7 @@ A *spec* is a comma-separated list of moves, done left to right::
 move               meaning (see :mod:`croupier.moves`)
 =================  ===========================================================
 ``cut:K``          cut ``K`` cards to the bottom (mod ``n``; negative allowed)
-``riffle``         the seed's shuffle: split at ``n // 2`` and interweave
+``riffle``         split at ``n // 2`` and interweave the halves (top first)
 ``faro-out``       perfect out-shuffle (top card stays); also ``out``
 ``faro-in``        perfect in-shuffle (top card goes second); also ``in``
 ``unfaro-out``     inverse of ``faro-out`` (also ``unfaro-in``)

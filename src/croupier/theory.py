@@ -27,9 +27,10 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from croupier.errors import CroupierError, RangeError
+from croupier.errors import MissingExtraError, RangeError
+from croupier.moves import FARO_MODES, FaroMode, parse_faro_mode
 from croupier.perm import Permutation
 from croupier.spec import Chain, Move, Repeat, ShuffleSpec, Step, parse_spec
 
@@ -37,7 +38,6 @@ __all__ = [
     "BUILD_LIMIT",
     "FaroOrder",
     "GroupInfo",
-    "MissingExtraError",
     "TooBigError",
     "cycle_counts_of_power",
     "elmsley",
@@ -66,10 +66,6 @@ SEARCH_LIMIT = 2_000_000
 
 class TooBigError(RangeError):
     """The deck is too big to build and no closed form covers the request."""
-
-
-class MissingExtraError(CroupierError):
-    """An optional dependency (an extra such as ``croupier[groups]``) is not installed."""
 
 
 # ------------------------------------------------------------ number theory
@@ -233,10 +229,8 @@ def multiplicative_order(a: int, m: int, factors: dict[int, int] | None = None) 
 
 
 # ----------------------------------------------------------- faro structure
-def _faro_modulus(n: int, mode: str) -> tuple[int, int]:
+def _faro_modulus(n: int, mode: FaroMode) -> tuple[int, int]:
     """(m, fixed adjustment): the faro acts as x -> 2x on Z/m, plus/minus one fixed point."""
-    if mode not in ("out", "in"):
-        raise RangeError(f"unknown faro mode {mode!r}; expected 'out' or 'in'")
     if n < 0:
         raise RangeError(f"deck size must be >= 0, got {n}")
     if n % 2:
@@ -255,20 +249,21 @@ class FaroOrder:
     """
 
     cards: int
-    mode: str
+    mode: FaroMode
     modulus: int
     modulus_factors: dict[int, int] = field(repr=False)
     order: int
     order_factors: dict[int, int] = field(repr=False)
 
 
-def faro_order_details(n: int, mode: str = "out") -> FaroOrder:
+def faro_order_details(n: int, mode: FaroMode = "out") -> FaroOrder:
     """:func:`faro_order` with the modulus and the factorisations used.
 
     >>> d = faro_order_details(52, "out")
     >>> d.modulus, d.modulus_factors, d.order, d.order_factors
     (51, {3: 1, 17: 1}, 8, {2: 3})
     """
+    mode = parse_faro_mode(mode)
     if n == 0:
         return FaroOrder(0, mode, 1, {}, 1, {})
     m, _ = _faro_modulus(n, mode)
@@ -277,7 +272,7 @@ def faro_order_details(n: int, mode: str = "out") -> FaroOrder:
     return FaroOrder(n, mode, m, fac, order, factorint(order))
 
 
-def faro_order(n: int, mode: str = "out") -> int:
+def faro_order(n: int, mode: FaroMode = "out") -> int:
     """How many perfect ``mode`` shuffles bring ``n`` cards back, by number theory (any ``n``).
 
     >>> faro_order(52, "out"), faro_order(52, "in"), faro_order(50, "out")
@@ -295,7 +290,7 @@ def _divisors(fac: dict[int, int]) -> list[dict[int, int]]:
     return [{p: k for p, k in d.items() if k} for d in divs]
 
 
-def faro_cycle_counts(n: int, mode: str = "out") -> dict[int, int]:
+def faro_cycle_counts(n: int, mode: FaroMode = "out") -> dict[int, int]:
     """The cycle type ``{length: count}`` of a perfect shuffle of ``n`` cards, by number theory.
 
     Multiplication by 2 on ``Z/m`` splits the residues with ``gcd(x, m) = m/d`` (there
@@ -306,6 +301,7 @@ def faro_cycle_counts(n: int, mode: str = "out") -> dict[int, int]:
     >>> faro_cycle_counts(10**18, "out")[9746383860]
     93078720
     """
+    mode = parse_faro_mode(mode)
     if n == 0:
         return {}
     m, adjust = _faro_modulus(n, mode)
@@ -359,7 +355,7 @@ def _closed_form(step: Step, n: int) -> dict[int, int] | None:
     if n == 0:
         return {}
     if name in ("faro-out", "faro-in", "unfaro-out", "unfaro-in"):
-        counts = faro_cycle_counts(n, name.rsplit("-", 1)[1])
+        counts = faro_cycle_counts(n, parse_faro_mode(name.rsplit("-", 1)[1]))
     elif name == "riffle":
         if n % 2 == 0:
             counts = faro_cycle_counts(n, "out")
@@ -417,7 +413,7 @@ def spec_order(spec: str | ShuffleSpec, n: int) -> int:
 def trace(spec: str | ShuffleSpec, n: int, times: int) -> list[bool]:
     """After each of ``times`` repetitions of ``spec`` on ``n`` cards: is the deck back to start?
 
-    This is seed 002's experiment: 16 out-shuffles of 52 cards are back after 8 and 16.
+    For example, of 16 out-shuffles of 52 cards, exactly the 8th and the 16th restore the deck.
 
     >>> [i + 1 for i, back in enumerate(trace("faro-out", 52, 16)) if back]
     [8, 16]
@@ -446,10 +442,7 @@ def trace_states(spec: str | ShuffleSpec, seq: Sequence[T], times: int) -> list[
 
 
 # ----------------------------------------------------------------- Elmsley
-Shuffle = Literal["in", "out"]
-
-
-def _dest(x: int, n: int, mode: str) -> int:
+def _dest(x: int, n: int, mode: FaroMode) -> int:
     """Where a perfect ``mode`` shuffle of ``n`` cards moves the card at position ``x``."""
     top = (n + 1) // 2 if mode == "out" else n // 2
     if mode == "out":
@@ -457,7 +450,7 @@ def _dest(x: int, n: int, mode: str) -> int:
     return 2 * x + 1 if x < top else 2 * (x - top)
 
 
-def follow(n: int, position: int, moves: Iterable[str]) -> int:
+def follow(n: int, position: int, moves: Iterable[FaroMode]) -> int:
     """Track one card through perfect shuffles of ``n`` cards (any size; no deck is built).
 
     >>> follow(52, 0, ["in", "out", "in"])
@@ -468,13 +461,11 @@ def follow(n: int, position: int, moves: Iterable[str]) -> int:
     if not 0 <= position < n:
         raise RangeError(f"position {position} is outside 0..{n - 1}")
     for mode in moves:
-        if mode not in ("in", "out"):
-            raise RangeError(f"unknown shuffle {mode!r}; expected 'in' or 'out'")
-        position = _dest(position, n, mode)
+        position = _dest(position, n, parse_faro_mode(mode))
     return position
 
 
-def elmsley(n: int, to: int, frm: int = 0) -> list[Shuffle]:
+def elmsley(n: int, to: int, frm: int = 0) -> list[FaroMode]:
     """The shortest sequence of perfect in/out shuffles moving the card at ``frm`` to ``to``.
 
     Positions count from 0 at the top.  From the top card (``frm = 0``) Elmsley's
@@ -512,16 +503,16 @@ def elmsley(n: int, to: int, frm: int = 0) -> list[Shuffle]:
             f"searching {n} cards from position {frm} is too big (limit {SEARCH_LIMIT}); "
             "from the top card (frm=0) any size works"
         )
-    parent: dict[int, tuple[int, Shuffle]] = {frm: (frm, "out")}
+    parent: dict[int, tuple[int, FaroMode]] = {frm: (frm, "out")}
     queue = deque([frm])
     while queue:
         x = queue.popleft()
-        for mode in ("out", "in"):
+        for mode in FARO_MODES:
             y = _dest(x, n, mode)
             if y not in parent:
-                parent[y] = (x, "out" if mode == "out" else "in")
+                parent[y] = (x, mode)
                 if y == to:
-                    path: list[Shuffle] = []
+                    path: list[FaroMode] = []
                     while y != frm:
                         y, how = parent[y]
                         path.append(how)
@@ -585,7 +576,7 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
         from sympy.combinatorics import PermutationGroup
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise MissingExtraError(
-            "computing shuffle groups needs sympy; install croupier[groups]"
+            "computing shuffle groups needs sympy: pip install 'croupier[groups]'"
         ) from exc
     if n < 0:
         raise RangeError(f"deck size must be >= 0, got {n}")

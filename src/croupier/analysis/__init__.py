@@ -24,7 +24,6 @@ from croupier.analysis.mixing import (
     riffle_mixing,
     riffle_mixing_curve,
     riffles_needed,
-    rising_sequences,
 )
 from croupier.analysis.run import (
     MonteCarloReport,
@@ -52,5 +51,4 @@ __all__ = [
     "riffle_mixing",
     "riffle_mixing_curve",
     "riffles_needed",
-    "rising_sequences",
 ]

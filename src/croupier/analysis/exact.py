@@ -27,23 +27,67 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from croupier.analysis.mixing import format_probability
 from croupier.errors import RangeError
+from croupier.perm import Permutation
 from croupier.randomness.uniform import Chooser
 from croupier.randomness.walk import WalkTooLargeError, exact_distribution
 
 __all__ = [
     "UNFINISHED",
+    "Engine",
     "ExactAnalysis",
+    "Kind",
+    "Parity",
+    "Unfinished",
+    "Verdict",
     "exact_analysis",
-    "permutation_parity",
 ]
 
 Kind = Literal["arrangement", "deal"]
+"""What a method produces: an arrangement of the cards, or the hand each card goes to."""
 
-UNFINISHED = "<unfinished>"
+Verdict = Literal["uniform", "biased", "even-so-far", "undecided"]
+""":attr:`ExactAnalysis.verdict`: the last two only when some walk paths were cut off."""
+
+Parity = Literal["even", "odd", "both"]
+""":attr:`ExactAnalysis.parity`: the parity every outcome shares, or ``both``."""
+
+Engine = Literal[
+    "walk", "swap-step DP", "rising-sequence formula", "enumeration of all 86400000 seeds"
+]
+"""How an exact distribution was computed: the walk, or one of the fast routes."""
+
+
+class Unfinished:
+    """The type of :data:`UNFINISHED`, the outcome of walk paths that were cut off.
+
+    It has one instance, which never equals a real outcome (not even a string).
+
+    >>> UNFINISHED
+    UNFINISHED
+    >>> Unfinished() is UNFINISHED, UNFINISHED == "<unfinished>"
+    (True, False)
+    """
+
+    __slots__ = ()
+    _instance: Unfinished | None = None
+
+    def __new__(cls) -> Unfinished:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNFINISHED"
+
+    def __reduce__(self) -> str:
+        return "UNFINISHED"
+
+
+UNFINISHED: Final = Unfinished()
 """The outcome of walk paths cut off after too many choices (methods that may retry forever)."""
 
 
@@ -71,7 +115,7 @@ class _Guard:
         if n > self.max_branch:
             raise WalkTooLargeError(
                 f"{self.name!r} chooses among {n} values at once; an exact walk is out of"
-                " reach (use Monte Carlo: --trials)"
+                " reach (use Monte Carlo: trials=N)"
             )
         self.calls += 1
         self.product *= max(n, 1)
@@ -85,27 +129,6 @@ class _Zeros:
 
     def below(self, n: int) -> int:
         return 0
-
-
-def permutation_parity(arrangement: tuple[int, ...]) -> int:
-    """0 for an even arrangement of ``0..n-1``, 1 for an odd one.
-
-    >>> permutation_parity((0, 1, 2)), permutation_parity((1, 0, 2)), permutation_parity((1, 2, 0))
-    (0, 1, 0)
-    """
-    seen = [False] * len(arrangement)
-    transpositions = 0
-    for start in range(len(arrangement)):
-        if seen[start]:
-            continue
-        length = 0
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = arrangement[i]
-            length += 1
-        transpositions += length - 1
-    return transpositions % 2
 
 
 @dataclass(frozen=True)
@@ -123,7 +146,7 @@ class ExactAnalysis:
     space: int
     distribution: dict[Any, Fraction] = field(repr=False)
     unfinished: Fraction = Fraction(0)
-    engine: str = "walk"
+    engine: Engine = "walk"
     hands: tuple[int, ...] | None = None
 
     @property
@@ -165,7 +188,7 @@ class ExactAnalysis:
         return self.reachable == self.space and len(self._values) == 1
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """``uniform``, ``biased``, or — when paths were cut off — ``even-so-far`` or ``undecided``.
 
         A cut-off walk proves bias only when some outcome already has more than
@@ -216,16 +239,20 @@ class ExactAnalysis:
         return self._ranked(limit, likeliest=False)
 
     @property
-    def parity(self) -> str | None:
-        """For shuffles: ``'even'`` or ``'odd'`` if all outcomes share it, else ``'both'``."""
+    def parity(self) -> Parity | None:
+        """For shuffles: ``'even'`` or ``'odd'`` if all outcomes share it, else ``'both'``.
+
+        >>> exact_analysis(lambda c: (1, 2, 0) if c.below(2) else (0, 1, 2), cards=3).parity
+        'even'
+        """
         if self.kind != "arrangement":
             return None
-        parities = {permutation_parity(a) for a in self.distribution}
-        if parities == {0}:
-            return "even"
-        if parities == {1}:
-            return "odd"
-        return "both"
+        parities: set[int] = set()
+        for arrangement in self.distribution:
+            parities.add(Permutation(arrangement).parity())
+            if len(parities) == 2:
+                return "both"
+        return "odd" if parities == {1} else "even"
 
     def position_matrix(self) -> list[list[Fraction]]:
         """For shuffles: ``matrix[card][position]``, the exact chance card ends at position."""
@@ -334,6 +361,17 @@ class ExactAnalysis:
                 for o, p in sorted(self.distribution.items(), key=lambda kv: repr(kv[0]))
             ]
         return data
+
+    def _repr_html_(self) -> str:
+        """Notebook display: a summary table and the card heatmap (:mod:`.analysis.display`).
+
+        >>> from croupier.analysis.run import exact_report
+        >>> "1/18" in exact_report("swap-any", 3)._repr_html_()
+        True
+        """
+        from croupier.analysis.display import exact_html  # imported here: it imports this module
+
+        return exact_html(self)
 
     def summary(self) -> str:
         """A short human-readable report."""
@@ -450,7 +488,7 @@ def exact_analysis(
         if probe.product > max_leaves:
             raise WalkTooLargeError(
                 f"{name!r} on {cards} cards has about {probe.product} random paths, more than"
-                f" {max_leaves}; use fewer cards or Monte Carlo (--trials)"
+                f" {max_leaves}; use fewer cards or Monte Carlo (trials=N)"
             )
 
     def guarded(chooser: Chooser) -> Hashable:
@@ -466,7 +504,7 @@ def exact_analysis(
     if not dist:
         raise WalkTooLargeError(
             f"every random path of {name!r} on {cards} cards is longer than an exact walk"
-            f" of {max_leaves} paths allows; use fewer cards or Monte Carlo (--trials)"
+            f" of {max_leaves} paths allows; use fewer cards or Monte Carlo (trials=N)"
         )
     if kind == "arrangement":
         for outcome in dist:

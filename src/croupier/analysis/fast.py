@@ -30,8 +30,12 @@ import itertools
 from collections.abc import Callable
 from fractions import Fraction
 
-from croupier.analysis.mixing import riffle_probability, rising_sequences
+import numpy as np
+
+from croupier.analysis.exact import Engine
+from croupier.analysis.mixing import riffle_probability
 from croupier.errors import RangeError
+from croupier.perm import Permutation
 
 __all__ = ["FAST_ROUTES", "fast_distribution", "swap_steps_distribution", "time_seeded_counts"]
 
@@ -116,7 +120,9 @@ def _riffle(k: int) -> Callable[[int], dict[Arrangement, Fraction]]:
         by_rising = [Fraction(0)] + [riffle_probability(n, r, a) for r in range(1, n + 1)]
         out: dict[Arrangement, Fraction] = {}
         for p in itertools.permutations(range(n)):
-            prob = by_rising[rising_sequences(p)]
+            # p is valid by construction: wrap it without Permutation's checks (4x faster)
+            perm = Permutation._wrap(np.fromiter(p, dtype=np.intp, count=n))
+            prob = by_rising[perm.rising_sequences()]
             if prob:
                 out[p] = prob
         return out
@@ -205,7 +211,7 @@ def _time_seeded(n: int) -> dict[Arrangement, Fraction]:
     return {k: Fraction(v, MS_PER_DAY) for k, v in counts.items()}
 
 
-FAST_ROUTES: dict[str, tuple[str, Callable[[int], dict[Arrangement, Fraction]]]] = {
+FAST_ROUTES: dict[str, tuple[Engine, Callable[[int], dict[Arrangement, Fraction]]]] = {
     "fisher-yates": ("swap-step DP", _from_steps(_fisher_yates)),
     "swap-any": ("swap-step DP", _from_steps(_swap_any)),
     "poker-1999": ("swap-step DP", _from_steps(_poker_1999)),

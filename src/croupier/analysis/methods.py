@@ -7,8 +7,8 @@ registries of the layers below and adapts them to one shape:
   human-shuffle models) and :data:`croupier.shuffling.FLAWED_METHODS` —
   their outcome is the arrangement of ``0..n-1`` they produce;
 * deal methods from :data:`croupier.dealing.METHODS` as ``deal:NAME``, and
-  seed 004's question (each card to a uniform player among those still
-  open) as ``deal:open-players`` — their outcome is the owner of each card;
+  the flawed rule that gives each card to a uniform player among those still
+  open as ``deal:open-players`` — their outcome is the owner of each card;
 * a few parameter variants that make exact walks feasible, such as
   ``modulo-bias-3`` (``rand() % n`` with a 3-bit ``rand``).
 
@@ -27,18 +27,21 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+from croupier.analysis.exact import Kind
 from croupier.errors import CroupierError, LayoutError
 from croupier.randomness.uniform import Chooser
 
 __all__ = [
     "AnalysisMethod",
+    "MethodGroup",
     "UnknownMethodError",
     "analysis_methods",
     "default_hands",
     "get_analysis_method",
 ]
 
-Kind = Literal["arrangement", "deal"]
+MethodGroup = Literal["fair", "model", "flawed", "deal"]
+"""Where a method comes from: fair shuffles, human-shuffle models, flawed shuffles, deals."""
 ShuffleFn = Callable[[Sequence[Any], Chooser], Sequence[Any]]
 DealFn = Callable[[Sequence[int], Chooser], list[int]]
 
@@ -60,7 +63,7 @@ class AnalysisMethod:
     description: str
     kind: Kind
     fair: bool
-    group: str
+    group: MethodGroup
     shuffle: ShuffleFn | None = None
     deal: DealFn | None = None
 
@@ -157,15 +160,6 @@ def _randomize_rounds(rounds: int) -> ShuffleFn:
     return shuffle
 
 
-def _riffles(k: int) -> ShuffleFn:
-    from croupier.shuffling.models import gsr_riffle
-
-    def shuffle(seq: Sequence[Any], chooser: Chooser) -> list[Any]:
-        return gsr_riffle(seq, chooser, a=2**k)
-
-    return shuffle
-
-
 @cache
 def analysis_methods() -> dict[str, AnalysisMethod]:
     """Every analysable method by name, in a stable order.
@@ -175,15 +169,16 @@ def analysis_methods() -> dict[str, AnalysisMethod]:
     True
     """
     from croupier.dealing.methods import METHODS
+    from croupier.shuffling.models import gsr_riffles
     from croupier.shuffling.registry import FLAWED_METHODS, SHUFFLE_METHODS
 
     found: dict[str, AnalysisMethod] = {}
     for name, m in SHUFFLE_METHODS.items():
-        group = "fair" if m.uniform else "model"
+        group: MethodGroup = "fair" if m.uniform else "model"
         found[name] = AnalysisMethod(name, m.description, "arrangement", m.uniform, group, m)
-    extras = [
-        ("riffle2", "two GSR riffles (one 4-shuffle)", _riffles(2)),
-        ("riffle3", "three GSR riffles (one 8-shuffle)", _riffles(3)),
+    extras: list[tuple[str, str, ShuffleFn]] = [
+        ("riffle2", "two GSR riffles (one 4-shuffle)", gsr_riffles(2)),
+        ("riffle3", "three GSR riffles (one 8-shuffle)", gsr_riffles(3)),
     ]
     for name, text, fn in extras:
         found.setdefault(name, AnalysisMethod(name, text, "arrangement", False, "model", fn))
@@ -197,7 +192,7 @@ def analysis_methods() -> dict[str, AnalysisMethod]:
         ),
         (
             "randomize-list-1",
-            "seed 000's dealer's move once, at a uniform cut point",
+            "one dealer's move (cut, then interweave the halves) at a uniform cut point",
             _randomize_rounds(1),
         ),
     ]
@@ -210,7 +205,7 @@ def analysis_methods() -> dict[str, AnalysisMethod]:
         )
     found["deal:open-players"] = AnalysisMethod(
         "deal:open-players",
-        "seed 004's question: each card to a uniform player among those not yet full",
+        "each card to a uniform player among those not yet full",
         "deal",
         False,
         "flawed",
@@ -232,6 +227,6 @@ def get_analysis_method(name: str) -> AnalysisMethod:
     if found is None:
         raise UnknownMethodError(
             f"unknown method {name!r}; choose from {', '.join(methods)}"
-            " (croupier analyze --list describes them)"
+            " (analysis_methods() describes them)"
         )
     return found

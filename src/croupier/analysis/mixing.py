@@ -26,6 +26,7 @@ Everything here is an exact :class:`fractions.Fraction`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -33,6 +34,7 @@ from fractions import Fraction
 from croupier.errors import RangeError
 
 __all__ = [
+    "MixingCurve",
     "MixingPoint",
     "eulerian_numbers",
     "format_probability",
@@ -40,7 +42,6 @@ __all__ = [
     "riffle_mixing_curve",
     "riffle_probability",
     "riffles_needed",
-    "rising_sequences",
 ]
 
 MAX_CARDS = 2000
@@ -78,29 +79,6 @@ def eulerian_numbers(n: int) -> list[int]:
     return row
 
 
-def rising_sequences(arrangement: tuple[int, ...] | list[int]) -> int:
-    """How many rising sequences an arrangement of ``0..n-1`` has.
-
-    A rising sequence is a maximal run of consecutive card values ``v, v+1,
-    ...`` appearing in order (not necessarily adjacent) in the deck.  Card
-    ``v + 1`` starts a new sequence exactly when it lies above card ``v``.
-
-    >>> rising_sequences((0, 1, 2, 3))
-    1
-    >>> rising_sequences((0, 2, 1, 3))   # one riffle of two packets [0,1] and [2,3]
-    2
-    >>> rising_sequences((3, 2, 1, 0))
-    4
-    """
-    n = len(arrangement)
-    if n == 0:
-        return 0
-    where = [0] * n
-    for position, card in enumerate(arrangement):
-        where[card] = position
-    return 1 + sum(1 for v in range(n - 1) if where[v + 1] < where[v])
-
-
 def riffle_probability(n: int, rising: int, a: int = 2) -> Fraction:
     """Probability that an ``a``-shuffle of ``n`` cards gives one given arrangement
     with ``rising`` rising sequences: ``C(a + n - rising, n) / a**n``.
@@ -128,6 +106,33 @@ class MixingPoint:
     shuffles: int
     tv: Fraction
     separation: Fraction
+
+
+class MixingCurve(list[MixingPoint]):
+    """The points of :func:`riffle_mixing_curve`: a list that remembers its deck size and base.
+
+    It is an ordinary list of :class:`MixingPoint` (compare, index and slice it
+    as one); notebooks show it as a table and a plot.
+
+    >>> curve = riffle_mixing_curve(52, 8)
+    >>> curve.cards, curve.base, curve[6].shuffles, isinstance(curve, list)
+    (52, 2, 7, True)
+    """
+
+    def __init__(self, points: Iterable[MixingPoint], *, cards: int, base: int = 2) -> None:
+        super().__init__(points)
+        self.cards = cards
+        self.base = base
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the distances after each number of riffles, and their curves.
+
+        >>> "TV below 1/2 after 7 riffles" in riffle_mixing_curve(52, 8)._repr_html_()
+        True
+        """
+        from croupier.analysis.display import mixing_curve_html  # it imports this module
+
+        return mixing_curve_html(self, cards=self.cards, base=self.base)
 
 
 def _mixing_point(n: int, k: int, base: int, eul: list[int]) -> MixingPoint:
@@ -166,8 +171,8 @@ def riffle_mixing(n: int, k: int, base: int = 2) -> MixingPoint:
     return _mixing_point(n, k, base, eulerian_numbers(n))
 
 
-def riffle_mixing_curve(n: int, max_k: int, base: int = 2) -> list[MixingPoint]:
-    """:func:`riffle_mixing` for ``k = 1 .. max_k``.
+def riffle_mixing_curve(n: int, max_k: int, base: int = 2) -> MixingCurve:
+    """:func:`riffle_mixing` for ``k = 1 .. max_k`` (a list, see :class:`MixingCurve`).
 
     >>> [round(float(p.tv), 3) for p in riffle_mixing_curve(52, 10)][4:]
     [0.924, 0.614, 0.334, 0.167, 0.085, 0.043]
@@ -177,7 +182,9 @@ def riffle_mixing_curve(n: int, max_k: int, base: int = 2) -> list[MixingPoint]:
     if not 1 <= max_k <= 200:
         raise RangeError(f"maximum riffles {max_k} is out of range; use 1..200")
     eul = eulerian_numbers(n)
-    return [_mixing_point(n, k, base, eul) for k in range(1, max_k + 1)]
+    return MixingCurve(
+        (_mixing_point(n, k, base, eul) for k in range(1, max_k + 1)), cards=n, base=base
+    )
 
 
 def riffles_needed(n: int, threshold: Fraction | float = Fraction(1, 2), base: int = 2) -> int:

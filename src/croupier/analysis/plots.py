@@ -1,10 +1,12 @@
 """Pictures of fairness: heatmaps, distance curves and randomness budgets.
 
-matplotlib (the ``analysis`` extra) is imported only here, with the
-non-interactive Agg backend.  Every function writes one file — PNG or SVG,
-chosen by the file name — atomically (a temporary file in the same folder,
-then a rename), with fixed metadata so the same data give the same SVG bytes,
-and never over an existing file unless ``overwrite=True``.
+matplotlib (the ``analysis`` extra) is imported only here.  Figures are
+built without pyplot (so a notebook's own matplotlib backend is left alone)
+by the ``*_figure`` functions; :func:`figure_svg` renders one as inline SVG
+text (what notebooks display).  Every ``plot_*`` function writes one file —
+PNG or SVG, chosen by the file name — atomically (a temporary file in the
+same folder, then a rename), with fixed metadata so the same data give the
+same SVG bytes, and never over an existing file unless ``overwrite=True``.
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
@@ -25,17 +27,48 @@ from typing import Any
 from croupier.analysis.stats import require
 from croupier.errors import RangeError
 
-__all__ = ["check_plot_path", "plot_bits", "plot_curves", "plot_heatmap"]
+__all__ = [
+    "check_plot_path",
+    "curves_figure",
+    "figure_svg",
+    "heatmap_figure",
+    "plot_bits",
+    "plot_curves",
+    "plot_heatmap",
+]
 
 _FORMATS = {".png": "png", ".svg": "svg"}
 
+# Text stays text in SVG output, and element ids are derived from a fixed salt,
+# so the same figure always gives the same bytes.
+_RENDER_RC = {"svg.fonttype": "none", "svg.hashsalt": "croupier"}
 
-def _pyplot() -> Any:
+
+def _new_figure(width: float, height: float) -> tuple[Any, Any]:
+    """A matplotlib ``Figure`` with one axes, made without pyplot (no global backend)."""
+    figure = require("matplotlib.figure")
+    fig = figure.Figure(figsize=(width, height))
+    return fig, fig.subplots()
+
+
+def _render(fig: Any, fmt: str) -> bytes:
     matplotlib = require("matplotlib")
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    matplotlib.rcParams["svg.hashsalt"] = "croupier"
-    return require("matplotlib.pyplot")
+    metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {"Software": None}
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(_RENDER_RC):
+        fig.savefig(buffer, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def figure_svg(fig: Any) -> str:
+    """``fig`` as SVG text to inline in HTML (the XML prolog left out); same figure, same text.
+
+    >>> svg = figure_svg(curves_figure({"a": [(1, 0.5), (2, 0.25)]}))
+    >>> svg.startswith("<svg"), svg.rstrip().endswith("</svg>")
+    (True, True)
+    """
+    text = _render(fig, "svg").decode("utf-8")
+    return text[text.index("<svg") :]
 
 
 def check_plot_path(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
@@ -46,7 +79,7 @@ def check_plot_path(path: str | os.PathLike[str], *, overwrite: bool = False) ->
     ...
     croupier.errors.RangeError: plot file 'tv.gif' must end in .png or .svg
     """
-    from croupier.tournament.files import check_new_files
+    from croupier.files import check_new_files
 
     target = Path(path)
     if target.suffix.lower() not in _FORMATS:
@@ -56,18 +89,44 @@ def check_plot_path(path: str | os.PathLike[str], *, overwrite: bool = False) ->
 
 
 def _save(fig: Any, path: str | os.PathLike[str], overwrite: bool) -> Path:
-    from croupier.tournament.files import write_file
+    from croupier.files import write_file
 
-    try:
-        target = check_plot_path(path, overwrite=overwrite)
-        fmt = _FORMATS[target.suffix.lower()]
-        metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {"Software": None}
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, dpi=100, metadata=metadata, bbox_inches="tight")
-    finally:
-        require("matplotlib.pyplot").close(fig)
-    write_file(target, buffer.getvalue(), overwrite=overwrite)
+    target = check_plot_path(path, overwrite=overwrite)
+    data = _render(fig, _FORMATS[target.suffix.lower()])
+    write_file(target, data, overwrite=overwrite)
     return target
+
+
+def heatmap_figure(
+    matrix: Any,
+    *,
+    title: str = "",
+    label: str = "probability x n",
+    xlabel: str = "position after shuffling (0 = top)",
+) -> Any:
+    """The figure of :func:`plot_heatmap` (a matplotlib ``Figure``), not written anywhere.
+
+    >>> heatmap_figure([[1, 0], [0, 1]]).axes[0].get_ylabel()
+    'card (starting position)'
+    """
+    np = require("numpy")
+    data = np.asarray(matrix, dtype=float)
+    if data.ndim != 2 or min(data.shape) < 1 or data.sum() <= 0:
+        raise RangeError(f"heatmap needs a non-empty matrix of counts, got shape {data.shape}")
+    # what a fair method gives each cell: row share times column share
+    expected = np.outer(data.sum(axis=1), data.sum(axis=0)) / data.sum()
+    rel = data / np.where(expected > 0, expected, 1)
+    spread = max(0.05, float(np.abs(rel - 1.0).max()))
+    fig, ax = _new_figure(5.2, 4.4)
+    image = ax.imshow(
+        rel, cmap="RdBu_r", vmin=1.0 - spread, vmax=1.0 + spread, interpolation="nearest"
+    )
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("card (starting position)")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label=f"{label} (1 = fair)")
+    return fig
 
 
 def plot_heatmap(
@@ -91,25 +150,44 @@ def plot_heatmap(
     ...     p.suffix
     '.png'
     """
-    np = require("numpy")
-    plt = _pyplot()
-    data = np.asarray(matrix, dtype=float)
-    if data.ndim != 2 or min(data.shape) < 1 or data.sum() <= 0:
-        raise RangeError(f"heatmap needs a non-empty matrix of counts, got shape {data.shape}")
-    # what a fair method gives each cell: row share times column share
-    expected = np.outer(data.sum(axis=1), data.sum(axis=0)) / data.sum()
-    rel = data / np.where(expected > 0, expected, 1)
-    spread = max(0.05, float(np.abs(rel - 1.0).max()))
-    fig, ax = plt.subplots(figsize=(5.2, 4.4))
-    image = ax.imshow(
-        rel, cmap="RdBu_r", vmin=1.0 - spread, vmax=1.0 + spread, interpolation="nearest"
-    )
+    fig = heatmap_figure(matrix, title=title, label=label, xlabel=xlabel)
+    return _save(fig, path, overwrite)
+
+
+def curves_figure(
+    series: Mapping[str, Sequence[tuple[float, float]]],
+    *,
+    xlabel: str = "repetitions",
+    ylabel: str = "total variation distance to uniform",
+    title: str = "",
+    log: bool = False,
+    reference: float | None = None,
+) -> Any:
+    """The figure of :func:`plot_curves` (a matplotlib ``Figure``), not written anywhere.
+
+    >>> [line.get_label() for line in curves_figure({"a": [(1, 0.9)]}).axes[0].get_lines()]
+    ['a']
+    """
+    if not series:
+        raise RangeError("no curves to plot")
+    fig, ax = _new_figure(6.0, 3.8)
+    for name, points in series.items():
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        ax.plot(xs, ys, marker="o", markersize=3, label=name)
+    if reference is not None:
+        ax.axhline(reference, color="grey", linestyle="--", linewidth=0.8)
+    if log:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("card (starting position)")
+    ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title, fontsize=10)
-    fig.colorbar(image, ax=ax, label=f"{label} (1 = fair)")
-    return _save(fig, path, overwrite)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
 
 
 def plot_curves(
@@ -133,26 +211,9 @@ def plot_curves(
     ...     p.name
     'c.svg'
     """
-    plt = _pyplot()
-    if not series:
-        raise RangeError("no curves to plot")
-    fig, ax = plt.subplots(figsize=(6.0, 3.8))
-    for name, points in series.items():
-        xs = [x for x, _ in points]
-        ys = [y for _, y in points]
-        ax.plot(xs, ys, marker="o", markersize=3, label=name)
-    if reference is not None:
-        ax.axhline(reference, color="grey", linestyle="--", linewidth=0.8)
-    if log:
-        ax.set_yscale("log")
-    else:
-        ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title, fontsize=10)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig = curves_figure(
+        series, xlabel=xlabel, ylabel=ylabel, title=title, log=log, reference=reference
+    )
     return _save(fig, path, overwrite)
 
 
@@ -176,8 +237,7 @@ def plot_bits(
     ...     p.exists()
     True
     """
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    fig, ax = _new_figure(6.0, 3.8)
     ax.plot(
         [x for x, _ in bound],
         [y for _, y in bound],

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, get_args
 
-from croupier.analysis.exact import ExactAnalysis, exact_analysis
+from croupier.analysis.exact import ExactAnalysis, Kind, exact_analysis
 from croupier.analysis.fast import FAST_ROUTES, MAX_FAST, fast_distribution
 from croupier.analysis.markov import (
     MAX_EXACT,
@@ -48,17 +48,42 @@ from croupier.randomness.uniform import UniformSampler
 from croupier.randomness.walk import WalkTooLargeError
 
 __all__ = [
+    "ENGINE_CHOICES",
     "MONTE_CARLO_ID",
+    "EngineChoice",
     "GameTest",
     "MonteCarloReport",
     "RepeatReport",
     "bits_profile",
     "exact_report",
     "monte_carlo",
+    "parse_engine",
     "repeat_report",
 ]
 
 MAX_EXACT_CARDS = 10
+
+EngineChoice = Literal["auto", "walk", "fast"]
+"""Which exact engine :func:`exact_report` uses: ``auto`` picks the walk or the fast route."""
+
+ENGINE_CHOICES: tuple[EngineChoice, ...] = get_args(EngineChoice)
+
+
+def parse_engine(engine: str) -> EngineChoice:
+    """Check an engine choice given as text: ``auto``, ``walk`` or ``fast``.
+
+    >>> parse_engine("walk")
+    'walk'
+    >>> parse_engine("quick")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RangeError: engine='quick' is unknown; use auto, walk, fast
+    """
+    for valid in ENGINE_CHOICES:
+        if engine == valid:
+            return valid
+    raise RangeError(f"engine={engine!r} is unknown; use {', '.join(ENGINE_CHOICES)}")
+
 
 MONTE_CARLO_ID = "croupier-analyze-mc/1"
 """Algorithm id of :func:`monte_carlo` runs: same seed + same id => same counts."""
@@ -70,7 +95,7 @@ def exact_report(
     hands: Sequence[int] | None = None,
     *,
     max_leaves: int = 1_000_000,
-    engine: str = "auto",
+    engine: EngineChoice = "auto",
 ) -> ExactAnalysis:
     """The exact analysis of method ``name`` on ``cards`` cards.
 
@@ -86,10 +111,9 @@ def exact_report(
     if not 1 <= cards <= MAX_EXACT_CARDS:
         raise RangeError(
             f"exact analysis of {cards} cards is out of range; use 1..{MAX_EXACT_CARDS}"
-            " (Monte Carlo with --trials for bigger decks)"
+            " (Monte Carlo with trials=N for bigger decks)"
         )
-    if engine not in ("auto", "walk", "fast"):
-        raise RangeError(f"engine {engine!r} is unknown; use auto, walk or fast")
+    engine = parse_engine(engine)
     space = method.space(cards, hands)
     sizes = None if method.kind == "arrangement" else method_hands(method, cards, hands)
     route = FAST_ROUTES.get(method.name)
@@ -133,6 +157,16 @@ class RepeatReport:
     exact: bool
     limit: ChainLimit
     stops_at: int | None
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the limit, the TV curve as a table and a plot.
+
+        >>> "periodic" in repeat_report("sattolo-mistake", 4, 3)._repr_html_()
+        True
+        """
+        from croupier.analysis.display import repeat_html  # imported here: it imports this module
+
+        return repeat_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: the curve as floats (and fractions when exact) plus the limit."""
@@ -200,7 +234,7 @@ class MonteCarloReport:
     name: str
     cards: int
     trials: int
-    kind: str
+    kind: Kind
     counts: Any
     chi_square: TestResult
     g_test: TestResult
@@ -208,6 +242,17 @@ class MonteCarloReport:
     bound_bits: float
     source: str
     games: list[GameTest] = field(default_factory=list)
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the run and every test as tables, and the count heatmap.
+
+        >>> from croupier.randomness import SeededSource
+        >>> "G-test" in monte_carlo("fisher-yates", 4, 50, SeededSource("doc"))._repr_html_()
+        True
+        """
+        from croupier.analysis.display import monte_carlo_html  # imported here: it imports us
+
+        return monte_carlo_html(self)
 
     @property
     def min_expected(self) -> float:

@@ -34,12 +34,11 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from croupier.errors import CroupierError, RangeError
+from croupier.errors import MissingExtraError, RangeError
 from croupier.randomness.uniform import Chooser
 
 __all__ = [
     "POKER_CATEGORIES",
-    "MissingExtraError",
     "TestResult",
     "bridge_pattern_probabilities",
     "category_test",
@@ -64,10 +63,6 @@ POKER_CATEGORIES = (
     "one pair",
     "high card",
 )
-
-
-class MissingExtraError(CroupierError):
-    """An optional dependency (scipy, matplotlib) is not installed."""
 
 
 def require(module: str) -> Any:

@@ -1,22 +1,58 @@
-"""``croupier apply | order | elmsley | group``: deterministic shuffles and their mathematics."""
+"""``croupier apply | order | elmsley | group``: deterministic shuffles and their mathematics.
+
+One module-level Typer app (:data:`app`) holds the four commands.  The moves a
+shuffle spec may use, the deck presets and the faro modes are taken from the
+library's registries (:data:`croupier.spec.MOVES`,
+:data:`croupier.decks.DECK_PRESETS`, :data:`croupier.moves.FARO_MODES`); the
+mathematics lives in :mod:`croupier.theory`.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Annotated, Any
 
 import typer
 
+from croupier.cli.options import JsonOpt, option
+from croupier.decks import DECK_PRESETS, make_deck
 from croupier.errors import CroupierError, RangeError
+from croupier.moves import FARO_MODES, FaroMode
+from croupier.ranking.partitions import decimal, decimal_json
+from croupier.spec import MOVES, Chain, Move, ShuffleSpec, Step, parse_spec
+from croupier.theory import (
+    BUILD_LIMIT,
+    elmsley,
+    faro_order_details,
+    follow,
+    shuffle_group,
+    spec_cycle_counts,
+)
 
-__all__ = ["json_item", "ordinal", "parse_count", "register"]
+__all__ = [
+    "app",
+    "apply_command",
+    "elmsley_command",
+    "group_command",
+    "json_item",
+    "order_command",
+    "ordinal",
+    "parse_count",
+]
+
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+_MOVE_NAMES = " ".join(f"{m.name}:{m.arg}" if m.arg else m.name for m in MOVES.values())
 
 SPEC_HELP = (
     "Shuffle spec: moves joined by commas, e.g. 'cut:3,riffle' or 'faro-out*8'. "
-    "Moves: cut:K riffle faro-out faro-in unfaro-out unfaro-in dealers-move:K monge milk "
-    "pile:P kfaro:K kfaro-in:K reverse identity; X*N repeats, (…) groups."
+    f"Moves: {_MOVE_NAMES}; X*N repeats, (…) groups."
 )
+
+#: A perfect shuffle's move name in a spec, and its mode (``faro-out`` -> ``out``).
+_FARO_MOVES: dict[str, FaroMode] = {f"faro-{mode}": mode for mode in FARO_MODES}
 
 APPLY_HELP = """\
 Rearrange items by a deterministic shuffle spec and print them.
@@ -86,6 +122,8 @@ def _clip(text: str, limit: int = 60) -> str:
 def parse_count(text: str, what: str = "--cards") -> int:
     """Parse a whole number: plain, or sums of products of powers such as ``10^18+1``.
 
+    ``what`` is the option the number was given for (it appears in errors).
+
     >>> parse_count("52"), parse_count("10^18") == 10**18, parse_count("2*10**3-1")
     (52, True, 1999)
     >>> parse_count("ten")
@@ -148,205 +186,217 @@ def _factors_text(factors: dict[int, int]) -> str:
     return " * ".join(f"{p}^{e}" if e > 1 else str(p) for p, e in factors.items())
 
 
-def _echo_json(data: dict[str, Any]) -> None:
-    from croupier.ranking.partitions import unlimited_int_digits
-
-    with unlimited_int_digits():
-        typer.echo(json.dumps(data, ensure_ascii=False))
-
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+def _single_move(spec: ShuffleSpec) -> Move | None:
+    """The one move a spec consists of (``faro-out``, ``(faro-out)``), else ``None``."""
+    body: Step = spec.body
+    while isinstance(body, Chain) and len(body.steps) == 1:
+        body = body.steps[0]
+    return body if isinstance(body, Move) else None
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``apply``, ``order``, ``elmsley`` and ``group`` commands to ``app``."""
+SpecArg = Annotated[str, typer.Argument(help=SPEC_HELP, metavar="SPEC")]
+CardsOpt = Annotated[str, option("--cards", "Deck size N (e.g. 52 or 10^18).")]
 
-    @app.command("apply", help=APPLY_HELP)
-    def apply_command(
-        spec: Annotated[str, typer.Argument(help=SPEC_HELP, metavar="SPEC")],
-        items: Annotated[
-            list[str] | None,
-            typer.Argument(help="The items, top first (or use --cards/--deck).", metavar="ITEMS"),
-        ] = None,
-        cards: Annotated[
-            str | None, typer.Option("--cards", help="Use the numbers 1..N as items.")
-        ] = None,
-        deck: Annotated[
-            str | None, typer.Option("--deck", help="Use a deck preset, e.g. standard.")
-        ] = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        from croupier.spec import parse_spec
-        from croupier.theory import BUILD_LIMIT
 
-        parsed = parse_spec(spec)
-        sources = sum(x is not None and x != [] for x in (items, cards, deck))
-        if sources != 1:
-            raise CroupierError(
-                "give exactly one of ITEMS..., --cards N or --deck NAME "
-                f"(got {sources}); e.g. croupier apply riffle 1 2 3 4"
-            )
-        shown: list[str]
-        values: list[Any]
-        if items:
-            shown = list(items)
-            values = [json_item(t) for t in items]
-        elif cards is not None:
-            n = parse_count(cards)
-            if n > BUILD_LIMIT:
-                raise RangeError(f"--cards {cards} is too many to print (limit {BUILD_LIMIT})")
-            values = list(range(1, n + 1))
-            shown = [str(v) for v in values]
-        else:
-            from croupier.decks import make_deck
+@app.command("apply", help=APPLY_HELP)
+def apply_command(
+    spec: SpecArg,
+    items: Annotated[
+        list[str] | None,
+        typer.Argument(help="The items, top first (or use --cards/--deck).", metavar="ITEMS"),
+    ] = None,
+    cards: Annotated[str | None, option("--cards", "Use the numbers 1..N as items.")] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option(
+            "--deck",
+            help=f"Use a deck preset: {', '.join(DECK_PRESETS)}, shoe:K or stripped:RANKS.",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rearrange the items, 1..N or a deck by a shuffle spec and print them.
 
-            shown = [card.code for card in make_deck(str(deck))]
-            values = list(shown)
-        perm = parsed.permutation(len(shown))
-        if as_json:
-            _echo_json({"spec": str(parsed), "items": perm.apply(values)})
-        else:
-            typer.echo(" ".join(perm.apply(shown)))
-
-    @app.command("order", help=ORDER_HELP)
-    def order_command(
-        spec: Annotated[str, typer.Argument(help=SPEC_HELP, metavar="SPEC")],
-        cards: Annotated[str, typer.Option("--cards", help="Deck size N (e.g. 52 or 10^18).")],
-        show_trace: Annotated[
-            bool,
-            typer.Option("--trace", help="Say after each repetition whether the deck is back."),
-        ] = False,
-        times: Annotated[
-            int | None,
-            typer.Option(
-                "--times",
-                min=0,
-                max=1_000_000,
-                help="Repetitions to trace (implies --trace; default: 2 x order, at most 1000).",
-            ),
-        ] = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        import math
-
-        from croupier.spec import Chain, Move, parse_spec
-        from croupier.theory import faro_order_details, spec_cycle_counts
-
-        parsed = parse_spec(spec)
-        n = parse_count(cards)
-        show_trace = show_trace or times is not None  # --times N asks for a trace too
-        counts = spec_cycle_counts(parsed, n)
-        order = math.lcm(1, *counts)
-        data: dict[str, Any] = {
-            "spec": str(parsed),
-            "cards": n,
-            "order": order,
-            "cycle_type": [[length, c] for length, c in counts.items()],
-            "cycles": sum(counts.values()),
-        }
-        body = parsed.body
-        while isinstance(body, Chain) and len(body.steps) == 1:
-            body = body.steps[0]  # type: ignore[assignment]
-        if isinstance(body, Move) and body.name in ("faro-out", "faro-in") and n > 0:
-            d = faro_order_details(n, body.name[5:])
-            data["modulus"] = d.modulus
-            data["modulus_factors"] = [[p, e] for p, e in d.modulus_factors.items()]
-            data["order_factors"] = [[p, e] for p, e in d.order_factors.items()]
-        if show_trace:
-            count = min(2 * order, 1000) if times is None else times
-            data["trace"] = [(i + 1) % order == 0 for i in range(count)]
-        if as_json:
-            _echo_json(data)
-            return
-        typer.echo(f"spec:        {data['spec']}")
-        typer.echo(f"cards:       {n}")
-        typer.echo(f"order:       {order}")
-        if "modulus" in data:
-            typer.echo(
-                f"             = order of 2 modulo {data['modulus']} "
-                f"= {_factors_text(dict(map(tuple, data['modulus_factors'])))}; "
-                f"order = {_factors_text(dict(map(tuple, data['order_factors'])))}"
-            )
-        cycles = data["cycles"]
-        plural = "" if cycles == 1 else "s"
-        typer.echo(f"cycle type:  {_cycle_type_text(counts)}  ({cycles} cycle{plural})")
-        if show_trace:
-            for i, back in enumerate(data["trace"]):
-                typer.echo(f"{ordinal(i + 1)}: {'true' if back else 'false'}")
-
-    @app.command("elmsley", help=ELMSLEY_HELP)
-    def elmsley_command(
-        cards: Annotated[str, typer.Option("--cards", help="Deck size N.")],
-        to: Annotated[str, typer.Option("--to", help="Target position K (0 = top).")],
-        frm: Annotated[
-            str, typer.Option("--from", help="Starting position I (default 0, the top card).")
-        ] = "0",
-        as_json: JsonOpt = False,
-    ) -> None:
-        from croupier.theory import elmsley, follow
-
-        n = parse_count(cards)
-        k = parse_count(to, "--to")
-        i = parse_count(frm, "--from")
-        moves = elmsley(n, k, i)
-        verified = follow(n, i, moves) == k
-        if as_json:
-            _echo_json(
-                {
-                    "cards": n,
-                    "from": i,
-                    "to": k,
-                    "moves": moves,
-                    "length": len(moves),
-                    "verified": verified,
-                }
-            )
-            return
-        plural = "" if len(moves) == 1 else "s"
-        text = " ".join(moves) if moves else "(no shuffle needed)"
-        typer.echo(f"{text}   # {len(moves)} shuffle{plural}: position {i} -> {k}")
-
-    @app.command("group", help=GROUP_HELP)
-    def group_command(
-        specs: Annotated[
-            list[str], typer.Argument(help="One shuffle spec per generator.", metavar="SPEC...")
-        ],
-        cards: Annotated[str, typer.Option("--cards", help="Deck size N.")],
-        as_json: JsonOpt = False,
-    ) -> None:
-        import math
-
-        from croupier.theory import shuffle_group
-
-        n = parse_count(cards)
-        info = shuffle_group(specs, n)
-        index = math.factorial(n) // info.order
-        if as_json:
-            _echo_json(
-                {
-                    "cards": n,
-                    "generators": list(info.generators),
-                    "order": info.order,
-                    "order_factors": [[p, e] for p, e in info.order_factors.items()],
-                    "index": index,
-                    "is_symmetric": info.is_symmetric,
-                    "is_alternating": info.is_alternating,
-                }
-            )
-            return
-        kind = (
-            "the whole symmetric group S_n (every arrangement)"
-            if info.is_symmetric
-            else "the alternating group A_n (every even arrangement)"
-            if info.is_alternating
-            else f"a subgroup of index {index} in S_n"
-            if index < 10**4000
-            else "a proper subgroup of S_n"
+    >>> from croupier.cli.app import run
+    >>> run(["apply", "dealers-move:2", "1", "2", "3", "4", "5", "6"])
+    3 6 4 1 5 2
+    0
+    """
+    parsed = parse_spec(spec)
+    sources = sum(x is not None and x != [] for x in (items, cards, deck))
+    if sources != 1:
+        raise CroupierError(
+            "give exactly one of ITEMS..., --cards N or --deck NAME "
+            f"(got {sources}); e.g. croupier apply riffle 1 2 3 4"
         )
-        typer.echo(f"generators:  {', '.join(info.generators)}")
-        typer.echo(f"cards:       {n}")
-        from croupier.ranking.partitions import unlimited_int_digits
+    shown: list[str]
+    values: list[Any]
+    if items:
+        shown = list(items)
+        values = [json_item(t) for t in items]
+    elif cards is not None:
+        n = parse_count(cards)
+        if n > BUILD_LIMIT:
+            raise RangeError(f"--cards {cards} is too many to print (limit {BUILD_LIMIT})")
+        values = list(range(1, n + 1))
+        shown = [str(v) for v in values]
+    else:
+        shown = [card.code for card in make_deck(str(deck))]
+        values = list(shown)
+    perm = parsed.permutation(len(shown))
+    if as_json:
+        typer.echo(
+            decimal_json({"spec": str(parsed), "items": perm.apply(values)}, ensure_ascii=False)
+        )
+    else:
+        typer.echo(" ".join(perm.apply(shown)))
 
-        with unlimited_int_digits():
-            typer.echo(f"order:       {info.order} = {_factors_text(info.order_factors)}")
-        typer.echo(f"group:       {kind}")
+
+@app.command("order", help=ORDER_HELP)
+def order_command(
+    spec: SpecArg,
+    cards: CardsOpt,
+    show_trace: Annotated[
+        bool,
+        typer.Option("--trace", help="Say after each repetition whether the deck is back."),
+    ] = False,
+    times: Annotated[
+        int | None,
+        typer.Option(
+            "--times",
+            min=0,
+            max=1_000_000,
+            help="Repetitions to trace (implies --trace; default: 2 x order, at most 1000).",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the order and cycle type of a shuffle spec on N cards.
+
+    >>> from croupier.cli.app import run
+    >>> run(["order", "faro-out", "--cards", "52", "--json"])  # doctest: +ELLIPSIS
+    {"spec": "faro-out", "cards": 52, "order": 8, ..., "modulus": 51, ...}
+    0
+    """
+    parsed = parse_spec(spec)
+    n = parse_count(cards)
+    show_trace = show_trace or times is not None  # --times N asks for a trace too
+    counts = spec_cycle_counts(parsed, n)
+    order = math.lcm(1, *counts)
+    data: dict[str, Any] = {
+        "spec": str(parsed),
+        "cards": n,
+        "order": order,
+        "cycle_type": [[length, c] for length, c in counts.items()],
+        "cycles": sum(counts.values()),
+    }
+    move = _single_move(parsed)
+    faro = None if move is None or n == 0 else _FARO_MOVES.get(move.name)
+    details = None if faro is None else faro_order_details(n, faro)
+    if details is not None:
+        data["modulus"] = details.modulus
+        data["modulus_factors"] = [[p, e] for p, e in details.modulus_factors.items()]
+        data["order_factors"] = [[p, e] for p, e in details.order_factors.items()]
+    if show_trace:
+        count = min(2 * order, 1000) if times is None else times
+        data["trace"] = [(i + 1) % order == 0 for i in range(count)]
+    if as_json:
+        typer.echo(decimal_json(data, ensure_ascii=False))
+        return
+    typer.echo(f"spec:        {data['spec']}")
+    typer.echo(f"cards:       {decimal(n)}")
+    typer.echo(f"order:       {decimal(order)}")
+    if details is not None:
+        typer.echo(
+            f"             = order of 2 modulo {decimal(details.modulus)} "
+            f"= {_factors_text(details.modulus_factors)}; "
+            f"order = {_factors_text(details.order_factors)}"
+        )
+    cycles = data["cycles"]
+    plural = "" if cycles == 1 else "s"
+    typer.echo(f"cycle type:  {_cycle_type_text(counts)}  ({cycles} cycle{plural})")
+    if show_trace:
+        for i, back in enumerate(data["trace"]):
+            typer.echo(f"{ordinal(i + 1)}: {'true' if back else 'false'}")
+
+
+@app.command("elmsley", help=ELMSLEY_HELP)
+def elmsley_command(
+    cards: Annotated[str, option("--cards", "Deck size N.")],
+    to: Annotated[str, typer.Option("--to", help="Target position K (0 = top).")],
+    frm: Annotated[
+        str, typer.Option("--from", help="Starting position I (default 0, the top card).")
+    ] = "0",
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the shortest in/out shuffle sequence taking position I to position K.
+
+    >>> from croupier.cli.app import run
+    >>> run(["elmsley", "--cards", "52", "--to", "5"])
+    in out in   # 3 shuffles: position 0 -> 5
+    0
+    """
+    n = parse_count(cards)
+    k = parse_count(to, "--to")
+    i = parse_count(frm, "--from")
+    moves = elmsley(n, k, i)
+    verified = follow(n, i, moves) == k
+    if as_json:
+        data = {
+            "cards": n,
+            "from": i,
+            "to": k,
+            "moves": moves,
+            "length": len(moves),
+            "verified": verified,
+        }
+        typer.echo(decimal_json(data, ensure_ascii=False))
+        return
+    plural = "" if len(moves) == 1 else "s"
+    text = " ".join(moves) if moves else "(no shuffle needed)"
+    typer.echo(f"{text}   # {len(moves)} shuffle{plural}: position {i} -> {k}")
+
+
+@app.command("group", help=GROUP_HELP)
+def group_command(
+    specs: Annotated[
+        list[str], typer.Argument(help="One shuffle spec per generator.", metavar="SPEC...")
+    ],
+    cards: Annotated[str, option("--cards", "Deck size N.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the order of the group the specs generate on N cards, and what group it is.
+
+    >>> from croupier.cli.app import run
+    >>> run(["group", "faro-in", "faro-out", "--cards", "8", "--json"])  # doctest: +ELLIPSIS
+    {"cards": 8, "generators": ["faro-in", "faro-out"], "order": 24, ...}
+    0
+    """
+    n = parse_count(cards)
+    info = shuffle_group(specs, n)
+    index = math.factorial(n) // info.order
+    if as_json:
+        data = {
+            "cards": n,
+            "generators": list(info.generators),
+            "order": info.order,
+            "order_factors": [[p, e] for p, e in info.order_factors.items()],
+            "index": index,
+            "is_symmetric": info.is_symmetric,
+            "is_alternating": info.is_alternating,
+        }
+        typer.echo(decimal_json(data, ensure_ascii=False))
+        return
+    kind = (
+        "the whole symmetric group S_n (every arrangement)"
+        if info.is_symmetric
+        else "the alternating group A_n (every even arrangement)"
+        if info.is_alternating
+        else f"a subgroup of index {decimal(index)} in S_n"
+        if index < 10**4000
+        else "a proper subgroup of S_n"
+    )
+    typer.echo(f"generators:  {', '.join(info.generators)}")
+    typer.echo(f"cards:       {n}")
+    typer.echo(f"order:       {decimal(info.order)} = {_factors_text(info.order_factors)}")
+    typer.echo(f"group:       {kind}")

@@ -1,4 +1,12 @@
-"""``croupier analyze`` and ``croupier mixing``: how fair is a shuffle or a deal?"""
+"""``croupier analyze`` and ``croupier mixing``: how fair is a shuffle or a deal?
+
+Two module-level Typer apps: :data:`app` holds ``analyze``, :data:`mixing_app`
+is the ``mixing`` command group (``croupier mixing riffle``).  Method names
+come from :func:`croupier.analysis.methods.analysis_methods` (``--list``), the
+exact engines from :data:`croupier.analysis.run.EngineChoice`; the analysis
+itself is :mod:`croupier.analysis` (scipy and matplotlib are imported there,
+only when a test or a plot needs them).
+"""
 
 from __future__ import annotations
 
@@ -6,22 +14,42 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
+from croupier.analysis.methods import UnknownMethodError, analysis_methods, get_analysis_method
+from croupier.analysis.mixing import format_probability, riffle_mixing_curve, riffles_needed
+from croupier.analysis.plots import check_plot_path, plot_bits, plot_curves, plot_heatmap
+from croupier.analysis.run import (
+    EngineChoice,
+    MonteCarloReport,
+    RepeatReport,
+    bits_profile,
+    exact_report,
+    monte_carlo,
+    repeat_report,
+)
+from croupier.cli.options import JsonOpt, OverwriteOpt, SeedOpt, option
 from croupier.errors import RangeError
+from croupier.randomness import make_source
+from croupier.ranking.partitions import decimal
 
-if TYPE_CHECKING:
-    from croupier.analysis.run import MonteCarloReport, RepeatReport
+__all__ = ["analyze_command", "app", "fraction_text", "mixing_app", "parse_hands", "riffle_command"]
 
-__all__ = ["parse_hands", "register"]
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-PlotOption = Annotated[str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-OverwriteOption = Annotated[
-    bool, typer.Option("--overwrite", help="Allow replacing an existing --plot file.")
-]
+MIXING_GROUP_HELP = """\
+Exact mixing of riffle shuffles.
+
+\b
+Examples:
+  croupier mixing riffle --cards 52
+"""
+
+mixing_app = typer.Typer(
+    help=MIXING_GROUP_HELP, no_args_is_help=True, add_completion=False, rich_markup_mode=None
+)
 
 ANALYZE_HELP = """\
 Measure how fair a shuffle or deal method is.
@@ -64,6 +92,16 @@ Examples:
   croupier mixing riffle --cards 104 --plot riffles.svg
 """
 
+#: Headings of ``analyze --list``, by method group, in the order they are listed.
+_GROUP_TITLES = {
+    "fair": "fair shuffles",
+    "model": "models of human shuffles",
+    "flawed": "flawed methods (for study)",
+    "deal": "deal methods",
+}
+
+PlotOpt = Annotated[str | None, typer.Option("--plot", help="Write a figure (.png or .svg).")]
+
 
 def parse_hands(spec: str | None, cards: int) -> tuple[int, ...] | None:
     """``--hands``: a number of equal hands (``4``) or sizes (``3,3,2``).
@@ -90,44 +128,58 @@ def parse_hands(spec: str | None, cards: int) -> tuple[int, ...] | None:
     return tuple(parts)
 
 
-def _names(method: str | None) -> list[str]:
-    from croupier.analysis.methods import get_analysis_method
+def fraction_text(value: Fraction) -> str:
+    """``str(value)`` (``"1/3"``, ``"0"``) for fractions of any size.
 
+    Python refuses ``str()`` of integers over 4,300 digits; the exact
+    distances of riffles of big decks have longer denominators.
+
+    >>> fraction_text(Fraction(1, 3)), fraction_text(Fraction(0))
+    ('1/3', '0')
+    >>> len(fraction_text(Fraction(1, 10**5000)))
+    5003
+    """
+    if value.denominator == 1:
+        return decimal(value.numerator)
+    return f"{decimal(value.numerator)}/{decimal(value.denominator)}"
+
+
+def _method_name(name: str) -> str:
+    """The registered name of method ``name``; the error points at ``--list``."""
+    try:
+        return get_analysis_method(name).name
+    except UnknownMethodError:
+        raise UnknownMethodError(
+            f"unknown method {name!r}; choose from {', '.join(analysis_methods())}"
+            " (croupier analyze --list describes them)"
+        ) from None
+
+
+def _names(method: str | None) -> list[str]:
     if not method:
         raise RangeError("give a METHOD (croupier analyze --list shows them)")
-    return [get_analysis_method(m).name for m in method.split(",") if m.strip()]
+    return [_method_name(m) for m in method.split(",") if m.strip()]
 
 
 def _list_methods(as_json: bool) -> None:
-    from croupier.analysis.methods import analysis_methods
-
     methods = analysis_methods()
     if as_json:
-        typer.echo(
-            json.dumps(
-                [
-                    {
-                        "name": m.name,
-                        "kind": m.kind,
-                        "group": m.group,
-                        "claimed_fair": m.fair,
-                        "description": m.description,
-                    }
-                    for m in methods.values()
-                ],
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        rows = [
+            {
+                "name": m.name,
+                "kind": m.kind,
+                "group": m.group,
+                "claimed_fair": m.fair,
+                "description": m.description,
+            }
+            for m in methods.values()
+        ]
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     width = max(len(n) for n in methods)
-    for group, title in (
-        ("fair", "fair shuffles"),
-        ("model", "models of human shuffles"),
-        ("flawed", "flawed methods (for study)"),
-        ("deal", "deal methods"),
-    ):
-        typer.echo(f"{title}:")
+    groups = [*_GROUP_TITLES, *{m.group: None for m in methods.values()}]
+    for group in dict.fromkeys(groups):
+        typer.echo(f"{_GROUP_TITLES.get(group, group)}:")
         for m in methods.values():
             if m.group == group:
                 typer.echo(f"  {m.name:<{width}}  {m.description}")
@@ -153,17 +205,13 @@ def _exact(
     names: Sequence[str],
     cards: int,
     hands: tuple[int, ...] | None,
-    engine: str,
+    engine: EngineChoice,
     plot: str | None,
     as_json: bool,
-    overwrite: bool = False,
+    overwrite: bool,
 ) -> None:
-    from croupier.analysis.run import exact_report
-
     reports = [exact_report(n, cards, hands, engine=engine) for n in names]
     if plot:
-        from croupier.analysis.plots import plot_heatmap
-
         r = reports[0]
         matrix = r.position_matrix() if r.hands is None else r.hand_matrix()
         plot_heatmap(
@@ -182,14 +230,10 @@ def _repeat(
     repetitions: int,
     plot: str | None,
     as_json: bool,
-    overwrite: bool = False,
+    overwrite: bool,
 ) -> None:
-    from croupier.analysis.run import repeat_report
-
     reports = [repeat_report(n, cards, repetitions) for n in names]
     if plot:
-        from croupier.analysis.plots import plot_curves
-
         plot_curves(
             {r.name: [(m, float(tv)) for m, tv in enumerate(r.curve, start=1)] for r in reports},
             plot,
@@ -201,8 +245,6 @@ def _repeat(
 
 
 def _print_repeat(r: RepeatReport) -> None:
-    from croupier.analysis.mixing import format_probability
-
     kind = "exact" if r.exact else "floating point"
     typer.echo(f"{r.name} repeated on {r.cards} cards ({kind}):")
     typer.echo("  repetitions  TV to uniform")
@@ -231,18 +273,13 @@ def _monte_carlo(
     hands: tuple[int, ...] | None,
     plot: str | None,
     as_json: bool,
-    overwrite: bool = False,
+    overwrite: bool,
 ) -> None:
-    from croupier.analysis.run import monte_carlo
-    from croupier.randomness import make_source
-
     reports = []
     for name in names:
         source = make_source(seed=seed, purpose=f"analyze/{name}")
         reports.append(monte_carlo(name, cards, trials, source, hands))
     if plot:
-        from croupier.analysis.plots import plot_heatmap
-
         r = reports[0]
         plot_heatmap(
             r.counts,
@@ -281,18 +318,14 @@ def _bits(
     seed: str | None,
     plot: str | None,
     as_json: bool,
-    overwrite: bool = False,
+    overwrite: bool,
 ) -> None:
-    from croupier.analysis.run import bits_profile
-
     if cards < 2:
         raise RangeError(f"--cards {cards} is too small for the bits chart; use 2 or more")
     steps = min(10, cards - 1)
     sizes = sorted({round(2 + i * (cards - 2) / max(steps - 1, 1)) for i in range(steps)})
     series, bound = bits_profile(names, sizes, trials, seed or "croupier-bits")
     if plot:
-        from croupier.analysis.plots import plot_bits
-
         plot_bits(
             series,
             bound,
@@ -301,16 +334,12 @@ def _bits(
             overwrite=overwrite,
         )
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "sizes": sizes,
-                    "bound": [b for _, b in bound],
-                    "methods": {k: [b for _, b in v] for k, v in series.items()},
-                },
-                indent=2,
-            )
-        )
+        data = {
+            "sizes": sizes,
+            "bound": [b for _, b in bound],
+            "methods": {k: [b for _, b in v] for k, v in series.items()},
+        }
+        typer.echo(json.dumps(data, indent=2))
         return
     header = "  cards  " + "  ".join(f"{n:>14}" for n in ["log2(n!)", *series])
     typer.echo(f"average random bits per shuffle ({trials} shuffles per size):")
@@ -322,149 +351,140 @@ def _bits(
         typer.echo(f"wrote {plot}")
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``analyze`` and ``mixing`` to the program."""
+@app.command("analyze", help=ANALYZE_HELP)
+def analyze_command(
+    method: Annotated[str | None, typer.Argument(help="Method name(s); see --list.")] = None,
+    cards: Annotated[int, option("--cards", "Deck size.")] = 4,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact distribution.")] = False,
+    repeat: Annotated[
+        int | None, typer.Option("--repeat", help="Repetitions for the Markov chain.")
+    ] = None,
+    trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo trials.")] = None,
+    seed: SeedOpt = None,
+    hands: Annotated[
+        str | None, typer.Option("--hands", help="Deal methods: '4' hands or sizes '3,3,2'.")
+    ] = None,
+    bits: Annotated[bool, typer.Option("--bits", help="Bits used against the bound.")] = False,
+    engine: Annotated[
+        EngineChoice | None,
+        typer.Option(
+            "--engine",
+            help="Exact engine (default auto: the walk if small enough, else a fast route).",
+        ),
+    ] = None,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Analyse one or more methods: exactly, repeated, by Monte Carlo or by bits spent.
 
-    @app.command("analyze", help=ANALYZE_HELP)
-    def analyze(
-        method: Annotated[str | None, typer.Argument(help="Method name(s); see --list.")] = None,
-        cards: Annotated[int, typer.Option("--cards", "-n", help="Deck size.")] = 4,
-        exact: Annotated[bool, typer.Option("--exact", help="Exact distribution.")] = False,
-        repeat: Annotated[
-            int | None, typer.Option("--repeat", help="Repetitions for the Markov chain.")
-        ] = None,
-        trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo trials.")] = None,
-        seed: Annotated[
-            str | None, typer.Option("--seed", help="Seed for reproducible trials.")
-        ] = None,
-        hands: Annotated[
-            str | None, typer.Option("--hands", help="Deal methods: '4' hands or sizes '3,3,2'.")
-        ] = None,
-        bits: Annotated[bool, typer.Option("--bits", help="Bits used against the bound.")] = False,
-        engine: Annotated[
-            str, typer.Option("--engine", help="Exact engine: auto, walk or fast.")
-        ] = "auto",
-        plot: PlotOption = None,
-        as_json: JsonOption = False,
-        list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
-        overwrite: OverwriteOption = False,
-    ) -> None:
-        if list_:
-            _list_methods(as_json)
-            return
-        names = _names(method)
-        if not names:
-            raise RangeError(f"no method in {method!r}; croupier analyze --list shows them")
-        if cards < 1:
-            raise RangeError(f"--cards {cards} is invalid; use 1 or more")
-        chosen = [
-            flag
-            for flag, on in (("--exact", exact), ("--repeat", repeat is not None), ("--bits", bits))
-            if on
-        ]
-        if len(chosen) > 1:
-            raise RangeError(f"choose one of {', '.join(chosen)}")
-        if exact and trials is not None:
-            raise RangeError("--exact and --trials exclude each other; pick one mode")
-        layout = parse_hands(hands, cards)
-        if layout is not None and not all(n.startswith("deal:") for n in names):
-            raise RangeError(f"--hands {hands!r} applies to deal methods (deal:NAME) only")
-        if trials is not None and trials < 1:
-            raise RangeError(f"--trials {trials} is invalid; use 1 or more")
-        heatmap = not bits and repeat is None
-        if plot:
-            from croupier.analysis.plots import check_plot_path
+    >>> from croupier.cli.app import run
+    >>> run(["analyze", "swap-any", "--cards", "3"])  # doctest: +ELLIPSIS
+    swap-any on 3 cards: exact distribution over 6 outcomes (walk)
+      reachable outcomes: 6 of 6
+      total variation to uniform: 1/18 ≈ 0.055556
+    ...
+      verdict: biased
+    0
+    """
+    if list_:
+        _list_methods(as_json)
+        return
+    names = _names(method)
+    if not names:
+        raise RangeError(f"no method in {method!r}; croupier analyze --list shows them")
+    if cards < 1:
+        raise RangeError(f"--cards {cards} is invalid; use 1 or more")
+    chosen = [
+        flag
+        for flag, on in (("--exact", exact), ("--repeat", repeat is not None), ("--bits", bits))
+        if on
+    ]
+    if len(chosen) > 1:
+        raise RangeError(f"choose one of {', '.join(chosen)}")
+    if exact and trials is not None:
+        raise RangeError("--exact and --trials exclude each other; pick one mode")
+    layout = parse_hands(hands, cards)
+    if layout is not None and not all(n.startswith("deal:") for n in names):
+        raise RangeError(f"--hands {hands!r} applies to deal methods (deal:NAME) only")
+    if trials is not None and trials < 1:
+        raise RangeError(f"--trials {trials} is invalid; use 1 or more")
+    is_exact = exact or (not bits and repeat is None and trials is None and cards <= 9)
+    if engine is not None and not is_exact:
+        raise RangeError(f"--engine {engine} applies to exact analysis only (--exact)")
+    heatmap = not bits and repeat is None
+    if plot:
+        if heatmap and len(names) != 1:
+            raise RangeError("--plot draws one heatmap; give a single METHOD")
+        check_plot_path(plot, overwrite=overwrite)
+    if bits:
+        _bits(names, cards, 200 if trials is None else trials, seed, plot, as_json, overwrite)
+    elif repeat is not None:
+        _repeat(names, cards, repeat, plot, as_json, overwrite)
+    elif is_exact:
+        _exact(names, cards, layout, engine or "auto", plot, as_json, overwrite)
+    else:
+        trials = 10_000 if trials is None else trials
+        _monte_carlo(names, cards, trials, seed, layout, plot, as_json, overwrite)
 
-            if heatmap and len(names) != 1:
-                raise RangeError("--plot draws one heatmap; give a single METHOD")
-            check_plot_path(plot, overwrite=overwrite)
-        if bits:
-            _bits(names, cards, 200 if trials is None else trials, seed, plot, as_json, overwrite)
-        elif repeat is not None:
-            _repeat(names, cards, repeat, plot, as_json, overwrite)
-        elif exact or (trials is None and cards <= 9):
-            _exact(names, cards, layout, engine, plot, as_json, overwrite)
-        else:
-            _monte_carlo(
-                names,
-                cards,
-                10_000 if trials is None else trials,
-                seed,
-                layout,
-                plot,
-                as_json,
-                overwrite,
-            )
 
-    mixing_app = typer.Typer(
-        help=MIXING_HELP,
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+@mixing_app.command("riffle", help=MIXING_HELP)
+def riffle_command(
+    cards: Annotated[int, option("--cards", "Deck size.")] = 52,
+    max_k: Annotated[int, typer.Option("--max", help="Largest number of riffles.")] = 12,
+    base: Annotated[
+        int, typer.Option("--packets", help="Packets per riffle (2 = ordinary riffle).")
+    ] = 2,
+    plot: PlotOpt = None,
+    as_json: JsonOpt = False,
+    overwrite: OverwriteOpt = False,
+) -> None:
+    """Print the exact distances to uniform after 1..max riffles of N cards.
 
-    @mixing_app.command("riffle", help=MIXING_HELP)
-    def riffle(
-        cards: Annotated[int, typer.Option("--cards", "-n", help="Deck size.")] = 52,
-        max_k: Annotated[int, typer.Option("--max", help="Largest number of riffles.")] = 12,
-        packets: Annotated[
-            int, typer.Option("--packets", help="Packets per riffle (2 = ordinary riffle).")
-        ] = 2,
-        plot: PlotOption = None,
-        as_json: JsonOption = False,
-        overwrite: OverwriteOption = False,
-    ) -> None:
-        from croupier.analysis.mixing import (
-            format_probability,
-            riffle_mixing_curve,
-            riffles_needed,
+    >>> from croupier.cli.app import run
+    >>> run(["mixing", "riffle", "--cards", "52", "--max", "1"])
+    GSR riffles of 52 cards (2 packets each), exact:
+      riffles  total variation     separation
+            1  1 - 5.58356e-53     1
+    riffles needed for TV < 1/2: 7
+    0
+    """
+    if plot:
+        check_plot_path(plot, overwrite=overwrite)
+    points = riffle_mixing_curve(cards, max_k, base)
+    if plot:
+        plot_curves(
+            {
+                "total variation": [(p.shuffles, float(p.tv)) for p in points],
+                "separation": [(p.shuffles, float(p.separation)) for p in points],
+            },
+            plot,
+            xlabel="riffles",
+            ylabel="distance to uniform",
+            title=f"GSR riffles of {cards} cards (exact)",
+            reference=0.5,
+            overwrite=overwrite,
         )
-
-        if plot:
-            from croupier.analysis.plots import check_plot_path
-
-            check_plot_path(plot, overwrite=overwrite)
-        points = riffle_mixing_curve(cards, max_k, packets)
-        if plot:
-            from croupier.analysis.plots import plot_curves
-
-            plot_curves(
-                {
-                    "total variation": [(p.shuffles, float(p.tv)) for p in points],
-                    "separation": [(p.shuffles, float(p.separation)) for p in points],
-                },
-                plot,
-                xlabel="riffles",
-                ylabel="distance to uniform",
-                title=f"GSR riffles of {cards} cards (exact)",
-                reference=0.5,
-                overwrite=overwrite,
-            )
-        if as_json:
-            typer.echo(
-                json.dumps(
-                    [
-                        {
-                            "shuffles": p.shuffles,
-                            "tv": float(p.tv),
-                            "separation": float(p.separation),
-                            "tv_fraction": str(p.tv),
-                            "separation_fraction": str(p.separation),
-                        }
-                        for p in points
-                    ],
-                    indent=2,
-                )
-            )
-            return
-        typer.echo(f"GSR riffles of {cards} cards ({packets} packets each), exact:")
-        typer.echo(f"  {'riffles':>7}  {'total variation':<18}  separation")
-        for p in points:
-            typer.echo(
-                f"  {p.shuffles:>7}  {format_probability(p.tv):<18}  "
-                f"{format_probability(p.separation)}"
-            )
-        typer.echo(f"riffles needed for TV < 1/2: {riffles_needed(cards, base=packets)}")
-        if plot:
-            typer.echo(f"wrote {plot}")
-
-    app.add_typer(mixing_app, name="mixing", help="Exact mixing of riffle shuffles.")
+    if as_json:
+        rows = [
+            {
+                "shuffles": p.shuffles,
+                "tv": float(p.tv),
+                "separation": float(p.separation),
+                "tv_fraction": fraction_text(p.tv),
+                "separation_fraction": fraction_text(p.separation),
+            }
+            for p in points
+        ]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    typer.echo(f"GSR riffles of {cards} cards ({base} packets each), exact:")
+    typer.echo(f"  {'riffles':>7}  {'total variation':<18}  separation")
+    for p in points:
+        typer.echo(
+            f"  {p.shuffles:>7}  {format_probability(p.tv):<18}  {format_probability(p.separation)}"
+        )
+    typer.echo(f"riffles needed for TV < 1/2: {riffles_needed(cards, base=base)}")
+    if plot:
+        typer.echo(f"wrote {plot}")

@@ -1,40 +1,148 @@
-"""The ``croupier`` program: command discovery, global options and error handling.
+"""The ``croupier`` program: the command registry, global options and error handling.
 
-Each command group lives in a module ``croupier/cli/<name>_cmd.py`` that
-defines ``register(app: typer.Typer) -> None``.  :func:`run` imports them all,
-runs the program and maps errors to exit codes:
+Every command group is a module ``croupier/cli/<group>_cmd.py`` with one
+module-level ``typer.Typer()``.  :data:`COMMANDS` below is the one place that
+says which command lives where; a module is imported only when one of its
+commands runs (or when ``croupier --help`` needs nothing but the summaries
+kept here, it is not imported at all), so ``croupier deal`` starts fast.
+
+An entry is ``name: Entry(module, attribute, summary, group)``:
+
+* ``group=False`` — ``name`` is one command of the module's Typer app
+  (``croupier deal`` is the ``deal`` command of ``deal_cmd.app``);
+* ``group=True`` — the whole Typer app is the command group ``name``
+  (``croupier boards verify``).
+
+:func:`run` runs the program and maps every outcome to an exit code:
 
 * 0 — success;
 * 1 — the command ran but reports a negative answer (e.g. verification failed);
-* 2 — bad input: a one-line ``error: ...`` on stderr (a traceback only with ``--debug``).
+* 2 — bad input or a usage error: one line ``error: ...`` on stderr (a traceback
+  only with ``croupier --debug ...``).
+
+>>> sorted(COMMANDS)[:4]
+['analyze', 'apply', 'bigdeal', 'boards']
+>>> COMMANDS["deal"].module
+'croupier.cli.deal_cmd'
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import re
 import sys
+import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import get_close_matches
 
 import typer
+from typer import _click as click
+from typer.core import TyperGroup, TyperOption
 
 import croupier
 from croupier.errors import CroupierError
 
-__all__ = ["build_app", "main", "run"]
+__all__ = ["COMMANDS", "Entry", "build_app", "flag_for_parameters", "main", "run"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a top-level command lives: module, Typer attribute, one-line summary."""
+
+    module: str
+    attribute: str
+    summary: str
+    group: bool = False
+
+    def load(self, name: str) -> click.Command:
+        """Import the module and return the click command ``name`` stands for."""
+        module = importlib.import_module(self.module)
+        typer_app = getattr(module, self.attribute)
+        group = typer.main.get_group(typer_app)
+        if self.group:
+            group.name = name
+            return group
+        command = group.commands.get(name)
+        if command is None:  # a registry entry that names no command: a bug, not bad input
+            raise LookupError(f"{self.module}.{self.attribute} has no command {name!r}")
+        return command
+
+
+_DEAL = "croupier.cli.deal_cmd"
+_ALGEBRA = "croupier.cli.algebra_cmd"
+_ANALYSIS = "croupier.cli.analysis_cmd"
+_CARDS = "croupier.cli.cards_cmd"
+_TOURNAMENT = "croupier.cli.tournament_cmd"
+
+#: Every top-level command, in the order ``croupier --help`` lists them.
+COMMANDS: dict[str, Entry] = {
+    "deal": Entry(_DEAL, "app", "Deal cards for any game, exactly uniformly."),
+    "rank": Entry(_DEAL, "app", "Print the number of a deal under a numbering scheme."),
+    "unrank": Entry(_DEAL, "app", "Print the deal with a given number."),
+    "entropy": Entry(_DEAL, "app", "How many bits a deal needs, and how many methods use."),
+    "shuffle": Entry(
+        "croupier.cli.shuffle_cmd", "app", "Shuffle items, a deck, 1..N or a file's lines."
+    ),
+    "cards": Entry(_CARDS, "app", "Parse, sort and print cards in any notation."),
+    "deck": Entry(_CARDS, "app", "Print a deck preset, or list the presets."),
+    "apply": Entry(_ALGEBRA, "app", "Apply deterministic shuffles (cut, riffle, faro, ...)."),
+    "order": Entry(_ALGEBRA, "app", "How many repeats of a shuffle restore the deck."),
+    "elmsley": Entry(_ALGEBRA, "app", "Faro shuffles that move a card to a position."),
+    "group": Entry(_ALGEBRA, "app", "The group that shuffles generate, and its order."),
+    "bigdeal": Entry(_TOURNAMENT, "bigdeal_app", "Big Deal compatible board sets."),
+    "squaredeal": Entry(
+        _TOURNAMENT, "squaredeal_app", "SquareDeal events: commit, publish, deal, verify.", True
+    ),
+    "boards": Entry(_TOURNAMENT, "boards_app", "Verifiable board sets (croupier-boards/1).", True),
+    "analyze": Entry(_ANALYSIS, "app", "Exact fairness of a shuffle or deal method."),
+    "mixing": Entry(_ANALYSIS, "mixing_app", "Exact mixing of riffle shuffles.", True),
+}
 
 HELP = """\
 Shuffle anything and deal cards: exactly fair, frugal with randomness,
 reproducible and verifiable.
 
+\b
 Examples:
-
   croupier deal                      a bridge deal from the OS CSPRNG
-
+  croupier deal --seed "club night" --count 4 --format pbn
   croupier cards "AS KH 10d" --style long
-
   croupier deck pinochle --json
 """
+
+
+class LazyGroup(TyperGroup):
+    """The root group: commands come from :data:`COMMANDS`, imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        return None if entry is None else entry.load(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.UsageError as exc:
+            matches = get_close_matches(args[0], list(COMMANDS)) if args else []
+            if matches:
+                exc.message = f"{exc.message.rstrip('.')}; did you mean {matches[0]!r}?"
+            raise
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, entry.summary) for name, entry in COMMANDS.items()])
+
+
+@dataclass
+class _State:
+    """What the root options set for the whole run."""
+
+    debug: bool = False
 
 
 def _version_callback(value: bool) -> None:
@@ -44,9 +152,10 @@ def _version_callback(value: bool) -> None:
 
 
 def build_app() -> typer.Typer:
-    """Create the Typer application with every discovered command group."""
+    """The root Typer application (commands are resolved lazily from :data:`COMMANDS`)."""
     app = typer.Typer(
         name="croupier",
+        cls=LazyGroup,
         help=HELP,
         no_args_is_help=True,
         add_completion=False,
@@ -57,6 +166,7 @@ def build_app() -> typer.Typer:
 
     @app.callback()
     def _root(
+        ctx: typer.Context,
         version: bool = typer.Option(
             False,
             "--version",
@@ -67,46 +177,124 @@ def build_app() -> typer.Typer:
         debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
     ) -> None:
         """Shuffle anything and deal cards."""
+        if isinstance(ctx.obj, _State):
+            ctx.obj.debug = debug
 
-    import croupier.cli as cli_pkg
-
-    for info in sorted(pkgutil.iter_modules(cli_pkg.__path__), key=lambda i: i.name):
-        if info.name.endswith("_cmd"):
-            module = importlib.import_module(f"croupier.cli.{info.name}")
-            module.register(app)
     return app
 
 
+def _resolve(argv: Sequence[str]) -> click.Command | None:
+    """The deepest command that ``argv`` names (for mapping parameter names to flags)."""
+    entry_name = next((a for a in argv if not a.startswith("-")), None)
+    if entry_name is None or entry_name not in COMMANDS:
+        return None
+    command = COMMANDS[entry_name].load(entry_name)
+    rest = list(argv[list(argv).index(entry_name) + 1 :])
+    while isinstance(command, TyperGroup):
+        sub = next((a for a in rest if not a.startswith("-")), None)
+        if sub is None or sub not in command.commands:
+            break
+        command = command.commands[sub]
+        rest = rest[rest.index(sub) + 1 :]
+    return command
+
+
+def flag_for_parameters(message: str, command: click.Command | None) -> str:
+    """Write ``name=`` in a library message as the command's flag for that parameter.
+
+    Library errors name Python parameters (``players=``); on the command line the
+    user typed ``--players``, so the message says that instead.
+
+    >>> cmd = COMMANDS["deal"].load("deal")
+    >>> flag_for_parameters("players= must be at least 1, got 0", cmd)
+    '--players must be at least 1, got 0'
+    >>> flag_for_parameters("key= is not an option of deal, so it stays", cmd)
+    'key= is not an option of deal, so it stays'
+    """
+    if command is None:
+        return message
+    flags: dict[str, str] = {}
+    for param in command.params:
+        longs = [o for o in param.opts if o.startswith("--")]
+        if param.name and isinstance(param, TyperOption) and longs:
+            flags[param.name] = longs[0]
+
+    def replace(match: re.Match[str]) -> str:
+        flag = flags.get(match.group(1))
+        if flag is None:
+            return match.group(0)
+        return f"{flag} " if match.group(2) == "" else f"{flag}{match.group(2)}"
+
+    return re.sub(r"(?<![\w-])([a-z][a-z0-9_]*)=(\s*)", replace, message)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _usage_error(exc: click.exceptions.UsageError) -> str:
+    """A usage error as one line: the command, what is wrong, where to get help."""
+    ctx = exc.ctx
+    path = ctx.command_path if ctx is not None else "croupier"
+    return f"error: {path}: {_one_line(exc.format_message())} (see '{path} --help')"
+
+
 def run(argv: Sequence[str] | None = None) -> int:
-    """Run the program with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    """Run the program with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
+
+    Warnings the library gives (a deprecated name, say) are printed as
+    ``warning: ...`` lines on stderr, once each.
+
+    >>> run(["cards", "AS", "kh"])
+    AS KH
+    0
+    >>> run(["cards", "--bogus"])
+    2
+    """
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
-    app = build_app()
-    command = typer.main.get_command(app)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = _run(args)
+    for message in dict.fromkeys(_one_line(str(w.message)) for w in caught):
+        print(f"warning: {message}", file=sys.stderr)
+    return code
+
+
+def _run(args: list[str]) -> int:
+    state = _State()
+    command = typer.main.get_command(build_app())
     try:
-        command.main(args=args, prog_name="croupier", standalone_mode=True)
-    except SystemExit as exc:
-        code = exc.code
-        if code is None:
-            return 0
-        if isinstance(code, int):
-            return code
-        print(code, file=sys.stderr)
-        return 1
-    except CroupierError as exc:
-        if debug:
+        result = command.main(args=args, prog_name="croupier", standalone_mode=False, obj=state)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        typer.echo(exc.format_message())
+        return 0
+    except click.exceptions.UsageError as exc:
+        if state.debug:
             raise
-        message = str(exc).replace("\n", " ")
+        print(_usage_error(exc), file=sys.stderr)
+        return 2
+    except click.exceptions.ClickException as exc:
+        if state.debug:
+            raise
+        print(f"error: {_one_line(exc.format_message())}", file=sys.stderr)
+        return exc.exit_code or 2
+    except typer.Abort:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except CroupierError as exc:
+        if state.debug:
+            raise
+        message = flag_for_parameters(_one_line(str(exc)), _resolve(args))
         print(f"error: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except (OSError, UnicodeError) as exc:
-        if debug:
+        if state.debug:
             raise
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
-    return 0
+    return result if isinstance(result, int) else 0
 
 
 def main() -> None:

@@ -1,4 +1,10 @@
-"""``croupier cards`` and ``croupier deck``: parse, sort and print cards; list deck presets."""
+"""``croupier cards`` and ``croupier deck``: parse, sort and print cards; list deck presets.
+
+This module is the pattern every command group follows: one module-level
+``typer.Typer()`` (:data:`app`), commands as module-level functions, options
+from :mod:`croupier.cli.options`, choices taken from the library's registries
+(card styles, orders, deck presets), and the library doing the work.
+"""
 
 from __future__ import annotations
 
@@ -6,38 +12,37 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 
-from croupier.cards import Card, CardStyle, format_card
+from croupier.cards import CARD_STYLES, Card, CardStyle, format_card, parse_cards
+from croupier.cli.options import JsonOpt, option
+from croupier.decks import DECK_PRESETS, make_deck
+from croupier.errors import DeckError
+from croupier.orders import DEFAULT_ORDER, order_names, sort_cards
 
-__all__ = ["Style", "card_json", "register", "render_cards"]
+__all__ = ["app", "card_json", "cards_command", "deck_command", "render_cards"]
 
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-class Style(StrEnum):
-    """The card styles offered on the command line."""
+_ORDERS = ", ".join(order_names())
 
-    short = "short"
-    symbol = "symbol"
-    long = "long"
-    glyph = "glyph"
-
-
-CARDS_HELP = """\
+CARDS_HELP = f"""\
 Parse cards in any notation, optionally sort them, and print them.
 
 Notations (case-insensitive, mixed freely): AS, As, A♠, ♠A, 10h, Th, T♥,
 Ace of Spades, joker/JK, a card glyph such as 🂡, copies such as AS#2.
-Cards are separated by spaces, commas, semicolons or nothing ("AsKh").
+Cards are separated by spaces, commas, semicolons or nothing ("AsKh"), and
+may be given as one argument or several.
 
-Orders for --sort: seed, bridge, poker, rank, pinochle, or
+Orders for --sort: {_ORDERS}, or
 custom:RANKS:SUITS (both listed high to low, e.g. custom:AKQJT98765432:SHDC).
 
 \b
 Examples:
   croupier cards "AS kh 10d" --style long
+  croupier cards AS KH 10d
   croupier cards "As,Kh,2c,Td" --sort bridge --descending --style symbol
   croupier cards "AsKh" --json
 """
@@ -114,98 +119,85 @@ def render_cards(
 
 def _emit(
     cards: list[Card],
-    style: Style,
+    style: CardStyle,
     sort: str | None,
     descending: bool,
     as_json: bool,
     per_line: int = 0,
     by_suit: bool = False,
 ) -> None:
-    from croupier.orders import sort_cards
-
-    if sort is not None:
-        cards = sort_cards(cards, sort, descending=descending)
-    elif descending:
-        cards = sort_cards(cards, "seed", descending=True)
+    if sort is not None or descending:
+        cards = sort_cards(cards, sort or DEFAULT_ORDER, descending=descending)
     if as_json:
         typer.echo(json.dumps([card_json(c) for c in cards], ensure_ascii=False, indent=2))
     elif cards:
-        typer.echo(render_cards(cards, style.value, per_line=per_line, by_suit=by_suit))
+        typer.echo(render_cards(cards, style, per_line=per_line, by_suit=by_suit))
 
 
 StyleOpt = Annotated[
-    Style,
-    typer.Option(
-        "--style",
-        "-s",
-        case_sensitive=False,
-        help="How to print cards: short, symbol, long or glyph.",
-    ),
+    CardStyle,
+    option("--style", f"How to print cards: {', '.join(CARD_STYLES)}.", case_sensitive=False),
+]
+SortOpt = Annotated[
+    str | None, typer.Option("--sort", help=f"Sort by this order: {_ORDERS}, custom:…")
 ]
 DescendingOpt = Annotated[
-    bool,
-    typer.Option("--descending", "-d", help="Highest card first (with --sort; default seed)."),
+    bool, option("--descending", f"Highest card first (with --sort; default {DEFAULT_ORDER}).")
 ]
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``cards`` and ``deck`` commands to ``app``."""
+@app.command("cards", help=CARDS_HELP)
+def cards_command(
+    text: Annotated[
+        list[str],
+        typer.Argument(metavar="CARDS...", help='Cards, e.g. "AS KH 10d", or AS KH 10d.'),
+    ],
+    style: StyleOpt = "short",
+    sort: SortOpt = None,
+    descending: DescendingOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Parse the cards given as one or several arguments and print them."""
+    cards = [card for part in text for card in parse_cards(part)]
+    _emit(cards, style, sort, descending, as_json)
 
-    @app.command("cards", help=CARDS_HELP)
-    def cards_command(
-        text: Annotated[
-            str, typer.Argument(metavar="TEXT", help='Cards, e.g. "AS KH 10d" or "As,Kh".')
-        ],
-        style: StyleOpt = Style.short,
-        sort: Annotated[
-            str | None,
-            typer.Option(help="Sort by this order: seed, bridge, poker, rank, pinochle, custom:…"),
-        ] = None,
-        descending: DescendingOpt = False,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print a JSON list of card objects.")
-        ] = False,
-    ) -> None:
-        from croupier.cards import parse_cards
 
-        _emit(parse_cards(text), style, sort, descending, as_json)
+def _list_presets(as_json: bool) -> None:
+    if as_json:
+        rows = [
+            {"name": p.name, "cards": p.size, "description": p.description}
+            for p in DECK_PRESETS.values()
+        ]
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    rows_text = [(p.name, str(p.size), p.description) for p in DECK_PRESETS.values()]
+    rows_text.append(("shoe:K", "52K", "K standard decks stacked, copies told apart"))
+    rows_text.append(("stripped:RANKS", "", "the given ranks in each suit"))
+    width = max(len(r[0]) for r in rows_text)
+    for deck_name, size, description in rows_text:
+        typer.echo(f"{deck_name:<{width}}  {size:>4}  {description}")
 
-    @app.command("deck", help=DECK_HELP)
-    def deck_command(
-        name: Annotated[
-            str | None,
-            typer.Argument(metavar="NAME", help="Deck preset, shoe:K or stripped:RANKS."),
-        ] = None,
-        style: StyleOpt = Style.short,
-        sort: Annotated[str | None, typer.Option(help="Sort the deck by this order.")] = None,
-        descending: DescendingOpt = False,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print JSON: the cards, or the preset list.")
-        ] = False,
-    ) -> None:
-        from croupier.decks import DECK_PRESETS, make_deck
-        from croupier.errors import DeckError
 
-        if name is None:
-            if sort is not None or descending:
-                raise DeckError(
-                    "--sort and --descending need a deck NAME, e.g. 'croupier deck piquet "
-                    "--sort bridge'; without NAME 'croupier deck' lists the presets"
-                )
-            if as_json:
-                rows = [
-                    {"name": p.name, "cards": p.size, "description": p.description}
-                    for p in DECK_PRESETS.values()
-                ]
-                typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-                return
-            rows_text = [(p.name, str(p.size), p.description) for p in DECK_PRESETS.values()]
-            rows_text.append(("shoe:K", "52K", "K standard decks stacked, copies told apart"))
-            rows_text.append(("stripped:RANKS", "", "the given ranks in each suit"))
-            width = max(len(r[0]) for r in rows_text)
-            for deck_name, size, description in rows_text:
-                typer.echo(f"{deck_name:<{width}}  {size:>4}  {description}")
-            return
-        grouped = sort is None and not descending
-        per_line = 0 if grouped else 13
-        _emit(make_deck(name), style, sort, descending, as_json, per_line, by_suit=grouped)
+@app.command("deck", help=DECK_HELP)
+def deck_command(
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help="Deck preset, shoe:K or stripped:RANKS."),
+    ] = None,
+    style: StyleOpt = "short",
+    sort: SortOpt = None,
+    descending: DescendingOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a deck preset, or list the presets."""
+    if name is None:
+        if sort is not None or descending:
+            raise DeckError(
+                "--sort and --descending need a deck NAME, e.g. 'croupier deck piquet "
+                "--sort bridge'; without NAME 'croupier deck' lists the presets"
+            )
+        _list_presets(as_json)
+        return
+    grouped = sort is None and not descending
+    per_line = 0 if grouped else 13
+    _emit(make_deck(name), style, sort, descending, as_json, per_line, by_suit=grouped)

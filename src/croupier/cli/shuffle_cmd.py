@@ -1,4 +1,17 @@
-"""``croupier shuffle``: shuffle items, a deck, 1..N or the lines of a file."""
+"""``croupier shuffle``: shuffle items, a deck, 1..N or the lines of a file.
+
+One module-level Typer app (:data:`app`).  The methods named in the help and
+accepted by ``--method`` come from the library's registries
+(:data:`croupier.shuffling.SHUFFLE_METHODS` and ``FLAWED_METHODS``); the
+default, :data:`AUTO`, is :func:`croupier.deck.default_shuffle_method`'s rule:
+``lehmer`` up to :data:`~croupier.shuffling.fair.LEHMER_ONE_DRAW_LIMIT` items,
+``fisher-yates`` above.
+
+>>> sorted(typer.main.get_group(app).commands)
+['shuffle']
+>>> chosen_method(AUTO, 52).name, chosen_method(AUTO, 3000).name
+('lehmer', 'fisher-yates')
+"""
 
 from __future__ import annotations
 
@@ -9,16 +22,48 @@ from typing import Annotated, Any
 
 import typer
 
-__all__ = ["register"]
+from croupier.cli.options import BitsOpt, EntropyOpt, JsonOpt, SeedOpt, method_option, option
+from croupier.deck import default_shuffle_method
+from croupier.decks import make_deck
+from croupier.errors import CroupierError, EntropyExhaustedError, FileFormatError, ShuffleSpecError
+from croupier.randomness import (
+    EntropySource,
+    UniformSampler,
+    make_source,
+    seed_warning,
+    source_note,
+)
+from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
+from croupier.shuffling import FLAWED_METHODS, SHUFFLE_METHODS, ShuffleMethod, get_shuffle_method
+from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
 
-SHUFFLE_HELP = """\
+__all__ = ["AUTO", "LEHMER_MAX_ITEMS", "app", "chosen_method", "shuffle_command"]
+
+app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+AUTO = "auto"
+"""The default ``--method``: ``lehmer`` up to 2,048 items, ``fisher-yates`` above."""
+
+LEHMER_MAX_ITEMS = 100_000
+"""The most items ``--method lehmer`` takes: its decoding moves O(n**2) items."""
+
+_LIMIT = f"{LEHMER_ONE_DRAW_LIMIT:,}"
+_FAIR = ", ".join(SHUFFLE_METHODS)
+_FLAWED = ", ".join(FLAWED_METHODS)
+
+SHUFFLE_HELP = f"""\
 Shuffle ITEMS, a deck preset, the numbers 1..N, or the lines of a text file.
 
 Randomness comes from the OS CSPRNG unless --seed (reproducible, and only as
 secret as the seed) or --entropy (your own dice, coins or hex; never reused
 or padded: too little is an error saying how much more is needed) is given.
-The default method, lehmer, makes one exactly uniform draw below n! and so
-uses about log2(n!) bits.  A note on the source goes to stderr.
+A note on the source (and the method used) goes to stderr.
+
+The default method, auto, is lehmer up to {_LIMIT} items and fisher-yates
+above (both exactly uniform).  lehmer makes one exactly uniform draw below n!
+and so uses about log2(n!) bits; --method lehmer forces it above {_LIMIT}
+items too, up to {LEHMER_MAX_ITEMS:,} (its decoding takes time quadratic in n).
+Methods: {_FAIR}; flawed ones, for study only: {_FLAWED}.
 
 --file shuffles lines byte for byte: each line keeps its own ending (LF or
 CRLF), a file without a final newline gives output without one, bytes that
@@ -32,8 +77,32 @@ Examples:
   croupier shuffle --deck standard
   croupier shuffle alice bob carol dave --seed "round 1"
   croupier shuffle --cards 10 --entropy dice:3,6,1,5,2,2,4,6,1,3,5,6,2,4,1 --bits
+  croupier shuffle --cards 5000 --seed "big draw" --json
   croupier shuffle --file names.txt --method fisher-yates --json
 """
+
+
+def chosen_method(name: str, n: int) -> ShuffleMethod:
+    """The method ``--method name`` runs on ``n`` items (``auto``: the size rule).
+
+    >>> chosen_method("auto", 2048).name, chosen_method("auto", 2049).name
+    ('lehmer', 'fisher-yates')
+    >>> chosen_method("lehmer", 3000).name
+    'lehmer'
+    >>> chosen_method("lehmer", 100_001)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.ShuffleSpecError: --method lehmer takes at most 100,000 items ...
+    """
+    if name.strip().lower() == AUTO:
+        return default_shuffle_method(n)
+    method = get_shuffle_method(name)
+    if method.name == "lehmer" and n > LEHMER_MAX_ITEMS:
+        raise ShuffleSpecError(
+            f"--method lehmer takes at most {LEHMER_MAX_ITEMS:,} items (its decoding takes "
+            f"time quadratic in their number), got {n:,}; use --method auto or fisher-yates"
+        )
+    return method
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -45,8 +114,6 @@ def _number(x: float) -> int | float:
 
 def _read_bytes(path: str) -> bytes:
     """The bytes of ``path`` (``-``: standard input), or a one-line error naming the file."""
-    from croupier.errors import FileFormatError
-
     if path == "-":
         stdin = getattr(sys.stdin, "buffer", None)
         return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
@@ -91,8 +158,6 @@ def _split_lines(data: bytes) -> tuple[list[bytes], bool]:
 
 def _line_text(line: bytes, path: str, number: int) -> str:
     """A line without its ending, as text (for ``--json``)."""
-    from croupier.errors import FileFormatError
-
     body = line[:-2] if line.endswith(b"\r\n") else line.removesuffix(b"\n")
     try:
         return body.decode("utf-8")
@@ -116,139 +181,112 @@ def _write_bytes(data: bytes) -> None:
         out.flush()
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``shuffle`` command to ``app``."""
-
-    @app.command("shuffle", help=SHUFFLE_HELP)
-    def shuffle_command(
-        items: Annotated[list[str] | None, typer.Argument(help="Items to shuffle.")] = None,
-        deck: Annotated[
-            str | None, typer.Option("--deck", help="Shuffle a deck preset (see croupier deck).")
-        ] = None,
-        cards: Annotated[
-            int | None, typer.Option("--cards", help="Shuffle the numbers 1..N.", min=0)
-        ] = None,
-        file: Annotated[
-            str | None,
-            typer.Option(
-                "--file",
-                help="Shuffle the lines of this file ('-': stdin), byte for byte: line endings, "
-                "a missing final newline and non-UTF-8 bytes are kept as they are.",
-            ),
-        ] = None,
-        method: Annotated[
-            str | None,
-            typer.Option(
-                "--method",
-                help="lehmer (default), fisher-yates, rao-sandelius, merge-shuffle, cut, "
-                "riffle, riffle7, overhand; flawed ones for study: swap-any, poker-1999, ...",
-            ),
-        ] = None,
-        seed: Annotated[
-            str | None,
-            typer.Option("--seed", help="Reproducible: text, or hex:... bytes."),
-        ] = None,
-        entropy: Annotated[
-            str | None, typer.Option("--entropy", help="Your own randomness, e.g. dice:3,6,1,...")
-        ] = None,
-        bits: Annotated[
-            bool, typer.Option("--bits", help="Also print the bits used next to log2(n!).")
-        ] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ) -> None:
-        from croupier.errors import CroupierError, EntropyExhaustedError
-        from croupier.randomness import (
-            EntropySource,
-            UniformSampler,
-            make_source,
-            seed_warning,
-            source_note,
+def _values(
+    items: list[str] | None, deck: str | None, cards: int | None, file: str | None, as_json: bool
+) -> tuple[list[Any], bool, bytes, bool]:
+    """What to shuffle: ``(values, one_line, byte-order mark, drop the last line ending)``."""
+    given = [x for x in (items or None, deck, cards, file) if x is not None]
+    if len(given) != 1:
+        raise CroupierError(
+            f"give exactly one of ITEMS, --deck NAME, --cards N or --file PATH (got {len(given)})"
         )
-        from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
-        from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
-        from croupier.shuffling.registry import get_method
-
-        given = [x for x in (items or None, deck, cards, file) if x is not None]
-        if len(given) != 1:
-            raise CroupierError(
-                "give exactly one of ITEMS, --deck NAME, --cards N or --file PATH"
-                f" (got {len(given)})"
-            )
-        values: list[Any]
-        one_line = False
-        bom, drop_last_ending = b"", False
-        if deck is not None:
-            from croupier.decks import make_deck
-
-            values = [c.code for c in make_deck(deck)]
-            one_line = True
-        elif cards is not None:
-            values = list(range(1, cards + 1))
-            one_line = True
-        elif file is not None:
-            data = _read_bytes(file)
-            if data.startswith(_BOM):  # a byte-order mark stays at the start, not with line 1
-                bom, data = _BOM, data[len(_BOM) :]
-            lines, drop_last_ending = _split_lines(data)
-            if as_json:
-                values = [_line_text(line, file, i) for i, line in enumerate(lines, 1)]
-            else:
-                values = lines
-        else:
-            values = list(items or [])
-        n = len(values)
-        if method is None:
-            method = "lehmer" if n <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates"
-        chosen = get_method(method)
-        source = make_source(seed, entropy, purpose="shuffle")
-        bound = math.log2(math.factorial(n)) if n <= 1000 else math.lgamma(n + 1) / math.log(2)
-        warnings: list[str] = []
-        if not chosen.uniform:
-            warnings.append(f"method {chosen.name!r} is not uniform: {chosen.description}")
-        short_seed = seed_warning(source, bound, f"{n}! ~ 2^{bound:.1f} orders")
-        if short_seed is not None:
-            warnings.append(short_seed)
-        if (
-            isinstance(source, EntropySource)
-            and chosen.uniform
-            and source.total_bits < bound - 1e-9
-        ):
-            raise EntropyExhaustedError(
-                source.shortfall(1, total_bits=bound)
-                + f" (a uniform shuffle of {n} items needs at least log2({n}!) = {bound:.2f} bits)"
-            )
-        sampler = UniformSampler(source)
-        shuffled = chosen(values, sampler)
-        used = source.bits_used
+    if deck is not None:
+        return [c.code for c in make_deck(deck)], True, b"", False
+    if cards is not None:
+        return list(range(1, cards + 1)), True, b"", False
+    if file is not None:
+        data = _read_bytes(file)
+        bom = b""
+        if data.startswith(_BOM):  # a byte-order mark stays at the start, not with line 1
+            bom, data = _BOM, data[len(_BOM) :]
+        lines, drop_last_ending = _split_lines(data)
         if as_json:
-            doc = {
-                "items": shuffled,
-                "method": chosen.name,
-                "algorithm": chosen.algorithm_id,
-                "uniform": chosen.uniform,
-                "source": source.kind,
-                "source_description": source.describe(),
-                "reproducible": source.reproducible,
-                "sampler": UNIFORM_ALGORITHM_ID,
-                "bits_used": _number(used),
-                "bits_bound": round(bound, 4),
-                "warnings": warnings,
-            }
-            typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
-        else:
-            if file is not None:
-                out = bom + b"".join(shuffled)
-                if drop_last_ending:  # the input ended without a newline: so does the output
-                    out = out.removesuffix(b"\n").removesuffix(b"\r")
-                _write_bytes(out)
-                if bits and out and not out.endswith(b"\n"):
-                    typer.echo("")
-            elif one_line:
-                typer.echo(" ".join(str(v) for v in shuffled))
-            elif shuffled:
-                typer.echo("\n".join(str(v) for v in shuffled))
-            if bits:
-                typer.echo(f"bits used: {_number(used)}  (log2({n}!) = {bound:.2f})")
-        for w in warnings:
-            typer.echo(f"warning: {w}", err=True)
-        typer.echo(f"shuffled with {chosen.name} {source_note(source)}", err=True)
+            return [_line_text(line, file, i) for i, line in enumerate(lines, 1)], False, bom, False
+        return list(lines), False, bom, drop_last_ending
+    return list(items or []), False, b"", False
+
+
+@app.command("shuffle", help=SHUFFLE_HELP)
+def shuffle_command(
+    items: Annotated[list[str] | None, typer.Argument(help="Items to shuffle.")] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", help="Shuffle a deck preset (see croupier deck).")
+    ] = None,
+    cards: Annotated[int | None, option("--cards", "Shuffle the numbers 1..N.", min=0)] = None,
+    file: Annotated[
+        str | None,
+        typer.Option(
+            "--file",
+            help="Shuffle the lines of this file ('-': stdin), byte for byte: line endings, "
+            "a missing final newline and non-UTF-8 bytes are kept as they are.",
+        ),
+    ] = None,
+    method: Annotated[
+        str,
+        method_option(
+            f"{AUTO} (lehmer up to {_LIMIT} items, fisher-yates above), {_FAIR}; "
+            f"flawed, for study: {_FLAWED}."
+        ),
+    ] = AUTO,
+    seed: SeedOpt = None,
+    entropy: EntropyOpt = None,
+    bits: BitsOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Shuffle the items and print them (one line for --deck and --cards)."""
+    values, one_line, bom, drop_last_ending = _values(items, deck, cards, file, as_json)
+    n = len(values)
+    is_auto = method.strip().lower() == AUTO
+    chosen = chosen_method(method, n)
+    source = make_source(seed, entropy, purpose="shuffle")
+    bound = math.log2(math.factorial(n)) if n <= 1000 else math.lgamma(n + 1) / math.log(2)
+    warnings: list[str] = []
+    if not chosen.uniform:
+        warnings.append(f"method {chosen.name!r} is not uniform: {chosen.description}")
+    short_seed = seed_warning(source, bound, f"{n}! ~ 2^{bound:.1f} orders")
+    if short_seed is not None:
+        warnings.append(short_seed)
+    if isinstance(source, EntropySource) and chosen.uniform and source.total_bits < bound - 1e-9:
+        raise EntropyExhaustedError(
+            source.shortfall(1, total_bits=bound)
+            + f" (a uniform shuffle of {n} items needs at least log2({n}!) = {bound:.2f} bits)"
+        )
+    shuffled = chosen(values, UniformSampler(source))
+    used = source.bits_used
+    if as_json:
+        doc = {
+            "items": shuffled,
+            "method": chosen.name,
+            "method_requested": AUTO if is_auto else chosen.name,
+            "algorithm": chosen.algorithm_id,
+            "uniform": chosen.uniform,
+            "source": source.kind,
+            "source_description": source.describe(),
+            "reproducible": source.reproducible,
+            "sampler": UNIFORM_ALGORITHM_ID,
+            "bits_used": _number(used),
+            "bits_bound": round(bound, 4),
+            "warnings": warnings,
+        }
+        typer.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        if file is not None:
+            out = bom + b"".join(shuffled)
+            if drop_last_ending:  # the input ended without a newline: so does the output
+                out = out.removesuffix(b"\n").removesuffix(b"\r")
+            _write_bytes(out)
+            if bits and out and not out.endswith(b"\n"):
+                typer.echo("")
+        elif one_line:
+            typer.echo(" ".join(str(v) for v in shuffled))
+        elif shuffled:
+            typer.echo("\n".join(str(v) for v in shuffled))
+        if bits:
+            typer.echo(f"bits used: {_number(used)}  (log2({n}!) = {bound:.2f})")
+    for w in warnings:
+        typer.echo(f"warning: {w}", err=True)
+    why = ""
+    if is_auto:  # say which side of the size rule this run fell on
+        side = "up to" if chosen.name == "lehmer" else "more than"
+        why = f" ({AUTO}: {side} {_LIMIT} items)"
+    typer.echo(f"shuffled with {chosen.name}{why} {source_note(source)}", err=True)

@@ -16,7 +16,7 @@ from croupier.dealing.deal import (
     deal_many,
 )
 from croupier.dealing.layout import GAMES, Layout, Pile, game_names, make_layout
-from croupier.dealing.methods import METHODS, get_method, method_names
+from croupier.dealing.methods import METHODS, get_deal_method, method_names
 
 __all__ = [
     "ALGORITHM_ID",
@@ -31,7 +31,7 @@ __all__ = [
     "deal_from_piles",
     "deal_many",
     "game_names",
-    "get_method",
+    "get_deal_method",
     "make_layout",
     "method_names",
 ]

@@ -17,13 +17,14 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
-from croupier.cards import Card
+from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
-from croupier.dealing.methods import get_method
+from croupier.dealing.methods import get_deal_method
 from croupier.errors import CroupierError, DealNotationError
+from croupier.orders import sort_cards
 from croupier.randomness.source import OsRandomSource, RandomSource
 from croupier.randomness.uniform import UniformSampler
-from croupier.ranking.partitions import lex_table, subsets_rank
+from croupier.ranking.partitions import decimal, lex_table, subsets_rank
 from croupier.ranking.schemes import get_scheme
 
 __all__ = [
@@ -111,6 +112,37 @@ class Deal:
             f"<Deal {self.layout.game} number={self.number} method={self.method} "
             f"bits={self.bits_used:g}>"
         )
+
+    def __str__(self) -> str:
+        """The deal for people: a header, then a line per pile, highest card first.
+
+        Cards are sorted in the game's order and shown with suit symbols; the
+        header gives the game, the deal number (``croupier`` scheme) and the method.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> print(deal_from_number(make_layout("war"), 0))
+        war deal 0 (method number)
+        P1  A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥
+        P2  A♦ K♦ Q♦ J♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 2♦ A♣ K♣ Q♣ J♣ 10♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣
+        """
+        layout = self.layout
+        width = max((len(p.name) for p in layout.piles), default=0)
+        lines = [f"{layout.game} deal {decimal(self.number)} (method {self.method})"]
+        for pile, cards in zip(layout.piles, self.piles, strict=True):
+            hand = sort_cards(cards, layout.order, descending=True)
+            lines.append(f"{pile.name:<{width}}  {format_cards(hand, 'symbol') or '—'}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """Notebook display: a compass diagram for bridge-like deals, else a table of piles.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> deal_from_number(make_layout("bridge"), 0)._repr_html_().count("data-card=")
+        52
+        """
+        from croupier.dealing.display import deal_html  # imported here: it imports Deal
+
+        return deal_html(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
@@ -294,7 +326,7 @@ def deal_from_piles(layout: Layout, piles: Sequence[Sequence[Card]]) -> Deal:
     owner: dict[Card, int] = {}
     for i, cards in enumerate(given):
         for card in cards:
-            if card not in layout._index:
+            if card not in layout:
                 raise DealNotationError(
                     f"card {card.code} is not in the {layout.deck_name} deck of {layout.game}"
                 )
@@ -364,7 +396,7 @@ def deal_many(
         sampler = UniformSampler(src_, margin_bits=margin)
     src = sampler.source
     kind = src.kind
-    m = get_method(method)
+    m = get_deal_method(method)
     total = layout.count
     if m.name == "optimal" and len(layout.deck) <= FAST_UNRANK_CARDS:
         fast = _FastUnranker(layout)

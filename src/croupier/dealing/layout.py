@@ -23,16 +23,18 @@ Game presets follow the real rules for deck and hand sizes:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
-from croupier.cards import Card, Suit
+from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card
 from croupier.errors import LayoutError
 from croupier.ranking.partitions import multinomial
 
 __all__ = [
     "GAMES",
     "GamePreset",
+    "GameSetup",
     "Layout",
     "Pile",
     "canonical_deck",
@@ -40,14 +42,14 @@ __all__ = [
     "make_layout",
 ]
 
-_SUIT_POS = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
-_RANK_POS = {r: i for i, r in enumerate("AKQJT98765432")}
+_SUIT_POS = {s: i for i, s in enumerate(BRIDGE_SUITS)}
+_RANK_POS = {r: i for i, r in enumerate(BRIDGE_RANKS)}
 
 
 def _canonical_key(card: Card) -> tuple[int, int, int]:
     if card.suit is None:
-        return (4, 0, card.copy)
-    return (_SUIT_POS[card.suit], _RANK_POS[card.rank.letter], card.copy)
+        return (len(BRIDGE_SUITS), 0, card.copy)
+    return (_SUIT_POS[card.suit], _RANK_POS[card.rank], card.copy)
 
 
 def canonical_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -99,7 +101,6 @@ class Layout:
     piles: tuple[Pile, ...]
     order: str = "bridge"
     remainder_name: str | None = None
-    _index: dict[Card, int] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if sum(p.size for p in self.piles) != len(self.deck):
@@ -107,7 +108,11 @@ class Layout:
                 f"pile sizes {[p.size for p in self.piles]} do not add up to the "
                 f"{len(self.deck)} cards of the deck"
             )
-        self._index.update({c: i for i, c in enumerate(self.deck)})
+
+    @cached_property
+    def _index(self) -> dict[Card, int]:
+        """Each card's position in :attr:`deck` (built once per instance, never shared)."""
+        return {c: i for i, c in enumerate(self.deck)}
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -141,6 +146,14 @@ class Layout:
         return [p.name for p in self.piles] == ["N", "E", "S", "W"] and is_bridge_deck(
             self.deck, self.sizes
         )
+
+    def __contains__(self, card: object) -> bool:
+        """Whether ``card`` is one of the deck's cards.
+
+        >>> Card.parse("9S") in make_layout("euchre"), Card.parse("8S") in make_layout("euchre")
+        (True, False)
+        """
+        return card in self._index
 
     def index(self, card: Card) -> int:
         """The position of ``card`` in the deck (raises if it is not in it)."""
@@ -181,79 +194,108 @@ def _names(players: int, compass: bool = False) -> list[str]:
     return list(_NESW) if compass and players == 4 else [f"P{i + 1}" for i in range(players)]
 
 
+class GameSetup(NamedTuple):
+    """What a game preset builds for a number of players: the deck and the piles.
+
+    ``remainder`` names the pile that takes the cards left over (``stock``,
+    ``pond``, ``kitty``, ...), or is ``None`` when the game deals out the whole deck.
+
+    >>> setup = GAMES["euchre"].build(4)
+    >>> setup.deck_name, len(setup.cards), [p.size for p in setup.piles], setup.remainder
+    ('euchre', 24, [5, 5, 5, 5], 'kitty')
+    >>> GAMES["bridge"].build(4).remainder is None
+    True
+    """
+
+    deck_name: str
+    cards: list[Card]
+    piles: list[Pile]
+    remainder: str | None
+
+
 @dataclass(frozen=True)
 class GamePreset:
-    """A game: the players it allows, and how to build its layout for ``players``."""
+    """A game: the players it allows, and how to build its layout for ``players``.
+
+    >>> GAMES["holdem"].players[:3], GAMES["holdem"].default_players
+    ((2, 3, 4), 6)
+    """
 
     name: str
     players: tuple[int, ...]
     default_players: int
     description: str
-    build: Callable[[int], tuple[str, list[Card], list[Pile], str]]
+    build: Callable[[int], GameSetup]
     order: str = "bridge"
     aliases: tuple[str, ...] = ()
 
 
 def _fixed(
     deck: str, size: int, seats: Sequence[str], rest: str | None = None, drop: str = ""
-) -> Callable[[int], tuple[str, list[Card], list[Pile], str]]:
-    def build(players: int) -> tuple[str, list[Card], list[Pile], str]:
+) -> Callable[[int], GameSetup]:
+    def build(players: int) -> GameSetup:
         cards = _deck(deck)
         if drop:
             cards = _without(cards, drop)
         piles = [Pile(s, size) for s in seats]
-        return deck, cards, piles, rest or ""
+        return GameSetup(deck, cards, piles, rest)
 
     return build
 
 
-def _bridge4(players: int) -> tuple[str, list[Card], list[Pile], str]:
-    return "standard", _deck("standard"), [Pile(s, 13) for s in _NESW], ""
+def _bridge4(players: int) -> GameSetup:
+    return GameSetup("standard", _deck("standard"), [Pile(s, 13) for s in _NESW], None)
 
 
-def _hearts(players: int) -> tuple[str, list[Card], list[Pile], str]:
+def _hearts(players: int) -> GameSetup:
     drop = {3: "2D", 4: "", 5: "2D 2C"}[players]
     cards = _without(_deck("standard"), drop) if drop else _deck("standard")
     name = "standard" if not drop else f"standard without {drop.replace(' ', ', ')}"
-    return name, cards, [Pile(s, len(cards) // players) for s in _names(players, True)], ""
+    piles = [Pile(s, len(cards) // players) for s in _names(players, True)]
+    return GameSetup(name, cards, piles, None)
 
 
-def _go_fish(players: int) -> tuple[str, list[Card], list[Pile], str]:
+def _go_fish(players: int) -> GameSetup:
     size = 7 if players <= 3 else 5
-    return "standard", _deck("standard"), [Pile(s, size) for s in _names(players)], "pond"
+    return GameSetup(
+        "standard", _deck("standard"), [Pile(s, size) for s in _names(players)], "pond"
+    )
 
 
-def _ratscrew(players: int) -> tuple[str, list[Card], list[Pile], str]:
+def _ratscrew(players: int) -> GameSetup:
     base, extra = divmod(52, players)
     piles = [Pile(s, base + (1 if i < extra else 0)) for i, s in enumerate(_names(players))]
-    return "standard", _deck("standard"), piles, ""
+    return GameSetup("standard", _deck("standard"), piles, None)
 
 
 def _per_player(
-    size: int, shared: Sequence[tuple[str, int]] = (), rest: str = "stock", deck: str = "standard"
-) -> Callable[[int], tuple[str, list[Card], list[Pile], str]]:
-    def build(players: int) -> tuple[str, list[Card], list[Pile], str]:
+    size: int,
+    shared: Sequence[tuple[str, int]] = (),
+    rest: str | None = "stock",
+    deck: str = "standard",
+) -> Callable[[int], GameSetup]:
+    def build(players: int) -> GameSetup:
         piles = [Pile(s, size) for s in _names(players)]
         piles += [Pile(name, k, is_hand=False) for name, k in shared]
-        return deck, _deck(deck), piles, rest
+        return GameSetup(deck, _deck(deck), piles, rest)
 
     return build
 
 
-def _cribbage(players: int) -> tuple[str, list[Card], list[Pile], str]:
+def _cribbage(players: int) -> GameSetup:
     size = 6 if players == 2 else 5
     piles = [Pile(s, size) for s in _names(players)]
     if players == 3:
         piles.append(Pile("crib", 1, is_hand=False))
     piles.append(Pile("starter", 1, is_hand=False))
-    return "standard", _deck("standard"), piles, "stock"
+    return GameSetup("standard", _deck("standard"), piles, "stock")
 
 
-def _pinochle(players: int) -> tuple[str, list[Card], list[Pile], str]:
+def _pinochle(players: int) -> GameSetup:
     size = {2: 12, 3: 15, 4: 12}[players]
-    rest = {2: "stock", 3: "widow", 4: ""}[players]
+    rest = {2: "stock", 3: "widow", 4: None}[players]
     seats = _names(players, True)
-    return "pinochle", _deck("pinochle"), [Pile(s, size) for s in seats], rest
+    return GameSetup("pinochle", _deck("pinochle"), [Pile(s, size) for s in seats], rest)
 
 
 GAMES: dict[str, GamePreset] = {
@@ -411,14 +453,14 @@ def make_layout(
         game = "custom" if hands is not None else "bridge"
     key = game.strip().lower().replace("_", "-").replace(" ", "-")
     if players is not None and players < 1:
-        raise LayoutError(f"--players must be at least 1, got {players}")
+        raise LayoutError(f"players= must be at least 1, got {players}")
     if key == "custom":
         if hands is None and players is None:
-            raise LayoutError("a custom layout needs hand sizes, e.g. --hands 7,7,7")
+            raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
         deck_name = "standard"
         cards: list[Card] = []
         piles: list[Pile] = []
-        rest = "stock"
+        rest: str | None = "stock"
         order = "bridge"
     else:
         name = _ALIASES.get(key)
@@ -450,13 +492,13 @@ def make_layout(
     if hands is not None:
         sizes = _parse_sizes(hands)
         if players is not None and players != len(sizes):
-            raise LayoutError(f"--players {players} but {len(sizes)} hand sizes were given")
+            raise LayoutError(f"players={players} but {len(sizes)} hand sizes were given")
         shared = [p for p in piles if not p.is_hand]
         piles = [Pile(s, k) for s, k in zip(_names(len(sizes)), sizes, strict=True)] + shared
-        if not rest:
+        if rest is None:
             rest = "stock"
     elif key == "custom" and players is not None:
-        raise LayoutError("a custom layout needs hand sizes, e.g. --hands 7,7,7")
+        raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
     if deck is not None:
         if isinstance(deck, str):
             deck_name, cards = deck.strip().lower(), _deck(deck)
@@ -479,10 +521,10 @@ def make_layout(
         )
     remainder: str | None = None
     if dealt < len(cards):
-        if not rest:
+        if rest is None:
             raise LayoutError(
                 f"{key} deals out the whole deck, but its piles take {dealt} of the "
-                f"{len(cards)} cards of {deck_name}; use --hands for a layout with a stock"
+                f"{len(cards)} cards of {deck_name}; give hands= for a layout with a stock"
             )
         remainder = rest
         piles.append(Pile(rest, len(cards) - dealt, is_hand=False))

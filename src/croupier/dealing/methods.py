@@ -12,17 +12,19 @@ every one of them gives each of the ``M`` deals probability exactly ``1/M``.
 method              how                                                         bits (bridge)
 ==================  ==========================================================  ==============
 ``optimal``         one uniform integer in ``[0, M)``, then unranked            95.44 (log2 M)
-``block``           full Fisher–Yates shuffle, consecutive slices (seed 001)    225.6 (log2 52!)
+``block``           full Fisher–Yates shuffle, consecutive slices               225.6 (log2 52!)
 ``round-robin``     full shuffle, one card at a time to each pile in turn       225.6
 ``proportional``    card by card, pile chosen in proportion to its open slots  225.6
-``interval``        card by card, coin-flip binary search, stops when known     about 227
-``fraction``        partial Fisher–Yates of the cards needed, one random        193.1
+``interval``        card by card, coin-flip binary search, stops when known     225.56 (mean)
+``fraction``        partial Fisher–Yates of the cards needed, one random        193.0
                     number read as a fraction                                   (log2 52!/13!)
-``arithmetic``      coin flips read as one fraction; the interval carries       about 97
-                    over from card to card (seed 004's search, done right)
+``arithmetic``      coin flips read as one fraction; the interval carries       97.35 (mean)
+                    over from card to card, so no flip is wasted
 ==================  ==========================================================  ==============
 
-(Means measured with a recycling sampler; see ``docs/dealing.md`` and
+(Mean bits per deal: the exact expected number of coin flips for ``interval``
+and ``arithmetic``; for the others the log2 of what they draw, which a
+recycling sampler approaches.  See ``docs/dealing.md`` and
 ``bench/bench_deal.py``.)
 
 >>> from croupier.randomness import exact_distribution
@@ -51,7 +53,7 @@ __all__ = [
     "deal_optimal",
     "deal_proportional",
     "deal_round_robin",
-    "get_method",
+    "get_deal_method",
     "interval_attempt",
     "method_names",
 ]
@@ -80,7 +82,7 @@ def deal_optimal(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
 
 
 def deal_block(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
-    """Shuffle the whole deck, then cut it into consecutive blocks (seed 001's sub-decks).
+    """Shuffle the whole deck, then cut it into consecutive blocks, one per pile.
 
     >>> from croupier.randomness import ScriptedChooser
     >>> deal_block((1, 1), ScriptedChooser([0]))[0]
@@ -133,8 +135,9 @@ def deal_round_robin(
 def deal_proportional(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
     """Card by card: pile ``i`` with probability (open slots of ``i``) / (cards left).
 
-    The correct answer to seed 004's question (its answers 1 and 3): one draw
-    below the number of cards left per card, so about ``log2 n!`` bits in all.
+    The fair card-by-card rule (choosing uniformly among the open piles is
+    biased): one draw below the number of cards left per card, so about
+    ``log2 n!`` bits in all.
 
     >>> from croupier.randomness import ScriptedChooser
     >>> deal_proportional((1, 2), ScriptedChooser([2, 0]))[0]
@@ -202,7 +205,7 @@ def interval_attempt(left: Sequence[int], coin: Chooser) -> int | None:
 
 
 def deal_interval(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
-    """Card by card with :func:`interval_attempt` (seed 004's second answer, made exact).
+    """Card by card with :func:`interval_attempt`: a coin-flip binary search per card.
 
     >>> from croupier.randomness import ScriptedChooser
     >>> deal_interval((2, 2), ScriptedChooser([1, 0, 1, 1]))[0]
@@ -222,14 +225,14 @@ def deal_interval(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
 def deal_arithmetic(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
     """Coin flips read as one binary fraction ``x``, the interval carried from card to card.
 
-    Seed 004's binary search done so that nothing is thrown away: the ``M``
+    The coin-flip binary search done so that nothing is thrown away: the ``M``
     deals split ``[0, 1)`` into intervals of width ``1/M`` in card-by-card
     (``sequence``) order; each card splits the current deal interval in
     proportion to the open slots, and coins are flipped (bits of ``x``) only
     until the flipped dyadic interval lies inside one part.  The deal is the
     one whose interval holds ``x`` — deal number ``floor(x * M)`` in the
     ``sequence`` scheme — so it is exactly uniform, and it costs about
-    ``log2 M + 2`` flips on average (97.4 for bridge).  (A path can be
+    ``log2 M + 2`` flips on average (97.35 for bridge).  (A path can be
     unbounded only on a set of probability zero, so unlike the other methods
     its decision tree is infinite; the tests check it against ``floor(x * M)``.)
 
@@ -272,14 +275,15 @@ def deal_arithmetic(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
 def deal_fraction(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
     """Partial Fisher–Yates of only the cards needed, driven by one random number.
 
-    Seed 004's fourth answer, corrected: the piles but the last need
+    The piles but the last need
     ``d = n - k_last`` cards, so ``d`` Fisher–Yates steps with ranges ``n, n-1,
     …, n-d+1``; their product ``P = n!/k_last!`` bounds ONE uniform integer
     ``R`` (the exact fraction ``R/P``), whose mixed-radix digits are the swap
-    offsets (``F *= range; r = floor(F); F -= r`` in exact arithmetic).  The
-    answer's own sketch draws ``log2(39!)`` bits (too few: the ranges multiply
-    to ``52!/13!``), stops one swap early and rounds a binary fraction, which
-    is biased; none of that is kept here.
+    offsets (``F *= range; r = floor(F); F -= r`` in exact arithmetic).  Three
+    easy mistakes are avoided: drawing only ``log2(39!)`` bits (too few: the
+    ranges multiply to ``52!/13!``), stopping the loop one swap early (the
+    last needed card is then never drawn), and reading the swaps off a rounded
+    binary fraction (biased).
 
     >>> from croupier.randomness import ScriptedChooser
     >>> deal_fraction((1, 1, 1), ScriptedChooser([5]))[0]
@@ -338,10 +342,10 @@ def method_names() -> list[str]:
     return list(METHODS)
 
 
-def get_method(name: str) -> DealMethod:
+def get_deal_method(name: str) -> DealMethod:
     """The method called ``name`` (``round_robin`` and ``roundrobin`` also work).
 
-    >>> get_method("Round_Robin").name
+    >>> get_deal_method("Round_Robin").name
     'round-robin'
     """
     key = name.strip().lower().replace("_", "-")

@@ -8,7 +8,7 @@ The one-line format is Big Deal's ``allpbn`` layout: the PBN ``Deal`` value
 without ``N:``, hands N E S W, one deal per line.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board
+>>> from croupier.boards import Board
 >>> boards = [Board.standard(1, goedel_unrank(0))]
 >>> print(format_board_lines(boards), end="")
 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432
@@ -24,11 +24,12 @@ import csv
 import io
 import re
 from collections.abc import Sequence
+from typing import cast
 
+from croupier.boards import Board, BoardRangeError, Seat, Vulnerability
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand, parse_pbn_deal
 from croupier.ranking.bigdeal import goedel_rank
-from croupier.tournament.boards import Board, BoardRangeError
 
 __all__ = [
     "CSV_COLUMNS",
@@ -86,11 +87,11 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
             n, e, s, w = hands
             frozen = (tuple(n), tuple(e), tuple(s), tuple(w))
             std = Board.standard(number, frozen)
-            board = Board(
+            board = Board(  # Board checks dealer and vulnerability, naming the bad value
                 number,
                 frozen,
-                (row.get("dealer") or std.dealer).strip().upper(),
-                (row.get("vulnerable") or std.vulnerable).strip(),
+                cast(Seat, (row.get("dealer") or std.dealer).strip().upper()),
+                cast(Vulnerability, (row.get("vulnerable") or std.vulnerable).strip()),
             )
         except (CroupierError, ValueError) as exc:
             raise FileFormatError(f"{where}: {exc}") from None

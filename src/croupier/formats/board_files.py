@@ -13,47 +13,72 @@ format      extension  module
 ==========  =========  ===============================================
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board, BoardRangeError
+>>> from croupier.boards import Board, BoardRangeError
 >>> data = render_boards([Board.standard(1, goedel_unrank(5))], "lines")
 >>> read_boards(data, "lines")[0].goedel is None, format_for_path("S1.PBN")
-(True, 'pbn')
+(True, <BoardFormat.PBN: 'pbn'>)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import PurePath
 
+from croupier.boards import Board, BoardRangeError
 from croupier.errors import FileFormatError
-from croupier.tournament.boards import Board, BoardRangeError
 
-__all__ = ["BOARD_FORMATS", "EXTENSIONS", "format_for_path", "read_boards", "render_boards"]
+__all__ = [
+    "BOARD_FORMATS",
+    "EXTENSIONS",
+    "BoardFormat",
+    "format_for_path",
+    "read_boards",
+    "render_boards",
+]
 
-#: Format names accepted by ``--format``.
-BOARD_FORMATS = ("pbn", "lin", "dup", "dlm", "csv", "lines", "html")
+
+class BoardFormat(StrEnum):
+    """The board-file formats (the table above); each value is the format's name.
+
+    >>> BoardFormat("dup"), [f.value for f in BoardFormat][:3]
+    (<BoardFormat.DUP: 'dup'>, ['pbn', 'lin', 'dup'])
+    """
+
+    PBN = "pbn"
+    LIN = "lin"
+    DUP = "dup"
+    DLM = "dlm"
+    CSV = "csv"
+    LINES = "lines"
+    HTML = "html"
+
+
+#: Format names, in the order of :class:`BoardFormat`.
+BOARD_FORMATS = tuple(f.value for f in BoardFormat)
 #: File extension of each format.
-EXTENSIONS = {
-    "pbn": ".pbn",
-    "lin": ".lin",
-    "dup": ".dup",
-    "dlm": ".dlm",
-    "csv": ".csv",
-    "lines": ".txt",
-    "html": ".html",
+EXTENSIONS: dict[BoardFormat, str] = {
+    BoardFormat.PBN: ".pbn",
+    BoardFormat.LIN: ".lin",
+    BoardFormat.DUP: ".dup",
+    BoardFormat.DLM: ".dlm",
+    BoardFormat.CSV: ".csv",
+    BoardFormat.LINES: ".txt",
+    BoardFormat.HTML: ".html",
 }
 
 
-def _check(fmt: str) -> str:
+def _check(fmt: BoardFormat | str) -> BoardFormat:
     if fmt not in BOARD_FORMATS:
         raise FileFormatError(f"unknown format {fmt!r}; expected one of {', '.join(BOARD_FORMATS)}")
-    return fmt
+    return BoardFormat(fmt)
 
 
-def format_for_path(path: str | PurePath) -> str:
+def format_for_path(path: str | PurePath) -> BoardFormat:
     """The format of a file, from its extension (case-insensitive).
 
-    >>> format_for_path("deals.dlm")
-    'dlm'
+    >>> format_for_path("deals.dlm") == "dlm"
+    True
     """
     suffix = PurePath(path).suffix.lower()
     for fmt, ext in EXTENSIONS.items():
@@ -67,7 +92,7 @@ def format_for_path(path: str | PurePath) -> str:
 
 def render_boards(
     boards: Sequence[Board],
-    fmt: str,
+    fmt: BoardFormat | str,
     *,
     generator: str = "croupier",
     title: str = "Hand record",
@@ -78,27 +103,27 @@ def render_boards(
     b'[Generator "g"]'
     """
     fmt = _check(fmt)
-    if fmt == "pbn":
+    if fmt is BoardFormat.PBN:
         from croupier.formats.pbn import format_pbn_file
 
         return format_pbn_file(boards, generator=generator).encode("utf-8")
-    if fmt == "lin":
+    if fmt is BoardFormat.LIN:
         from croupier.formats.lin import format_lin_file
 
         return format_lin_file(boards).encode("utf-8")
-    if fmt == "dup":
+    if fmt is BoardFormat.DUP:
         from croupier.formats.dup import format_dup_file
 
         return format_dup_file(boards)
-    if fmt == "dlm":
+    if fmt is BoardFormat.DLM:
         from croupier.formats.dlm import format_dlm_file
 
         return format_dlm_file(boards).encode("ascii")
-    if fmt == "csv":
+    if fmt is BoardFormat.CSV:
         from croupier.formats.board_csv import format_board_csv
 
         return format_board_csv(boards).encode("utf-8")
-    if fmt == "lines":
+    if fmt is BoardFormat.LINES:
         from croupier.formats.board_csv import format_board_lines
 
         return format_board_lines(boards).encode("utf-8")
@@ -108,7 +133,7 @@ def render_boards(
 
 
 def read_boards(
-    data: bytes, fmt: str, *, source: str = "<file>", first_board: int = 1
+    data: bytes, fmt: BoardFormat | str, *, source: str = "<file>", first_board: int = 1
 ) -> list[Board]:
     """Parse file bytes in format ``fmt`` into boards (``html`` cannot be read).
 
@@ -126,34 +151,34 @@ def read_boards(
         raise FileFormatError(f"{source}: {exc}") from None
 
 
-def _read(data: bytes, fmt: str, source: str, first_board: int) -> list[Board]:
-    if fmt == "dup":
+def _read(data: bytes, fmt: BoardFormat, source: str, first_board: int) -> list[Board]:
+    if fmt is BoardFormat.DUP:
         from croupier.formats.dup import parse_dup_file
 
         return parse_dup_file(data, source=source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        if fmt != "pbn":
+        if fmt is not BoardFormat.PBN:
             raise FileFormatError(f"{source}: not UTF-8 text") from None
         text = data.decode("latin-1")
-    if fmt == "pbn":
+    if fmt is BoardFormat.PBN:
         from croupier.formats.pbn import parse_pbn_file
 
         return parse_pbn_file(text, source=source)
-    if fmt == "lin":
+    if fmt is BoardFormat.LIN:
         from croupier.formats.lin import parse_lin_file
 
         return parse_lin_file(text, source=source)
-    if fmt == "dlm":
+    if fmt is BoardFormat.DLM:
         from croupier.formats.dlm import parse_dlm_file
 
         return parse_dlm_file(text, source=source)
-    if fmt == "csv":
+    if fmt is BoardFormat.CSV:
         from croupier.formats.board_csv import parse_board_csv
 
         return parse_board_csv(text, source=source)
-    if fmt == "lines":
+    if fmt is BoardFormat.LINES:
         from croupier.formats.board_csv import parse_board_lines
 
         return parse_board_lines(text, first_board=first_board, source=source)

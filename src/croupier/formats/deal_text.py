@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.cards import Card, Suit, parse_cards
+from croupier.cards import BRIDGE_SUITS, Card, Suit, parse_cards
 from croupier.dealing.deal import Deal, deal_from_piles
 from croupier.dealing.layout import Layout
 from croupier.errors import CardNotationError, DealNotationError
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUITS = BRIDGE_SUITS
 
 
 def sorted_hand(cards: Sequence[Card], order: str = "bridge") -> list[Card]:

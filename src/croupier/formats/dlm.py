@@ -23,7 +23,7 @@ dealing machine, so the parser reports but does not require it.  See
 ``docs/file-formats.md``.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board, consecutive_numbers
+>>> from croupier.boards import Board, consecutive_numbers
 >>> text = format_dlm_file([Board.standard(1, goedel_unrank(0))])
 >>> text.splitlines()[3]
 'Board 01=aaaaaabffffffkkkkkklpppppp015'
@@ -36,10 +36,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from croupier.boards import Board, consecutive_numbers
 from croupier.cards import Card
 from croupier.errors import FileFormatError
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
-from croupier.tournament.boards import Board, consecutive_numbers
 
 __all__ = ["dlm_board_value", "dlm_check_number", "format_dlm_file", "parse_dlm_file"]
 

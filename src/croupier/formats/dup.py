@@ -21,7 +21,7 @@ writes the IBM PC (code page 437) glyph codes ``♠ 06``, ``♥ 03``, ``♦ 04``
 verified.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board, consecutive_numbers
+>>> from croupier.boards import Board, consecutive_numbers
 >>> data = format_dup_file([Board.standard(1, goedel_unrank(0))])
 >>> len(data), data[:6], data[-10:]
 (156, b'010203', b'YN1  1 1  ')
@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.cards import Card
+from croupier.boards import Board, consecutive_numbers
+from croupier.cards import BRIDGE_RANK_LETTERS, Card
 from croupier.errors import FileFormatError
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
-from croupier.tournament.boards import Board, consecutive_numbers
 
 __all__ = ["DUP_RECORD_BYTES", "DUP_SUIT_BYTES", "format_dup_file", "parse_dup_file"]
 
@@ -137,7 +137,7 @@ def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
 
 def _dge_ranks(chunk: bytes, where: str) -> str:
     """The ``S.H.D.C`` ranks of one 17-byte DGE hand (any byte other than a rank is a suit mark)."""
-    text = "".join(chr(b) if chr(b) in "AKQJT98765432" else "|" for b in chunk)
+    text = "".join(chr(b) if chr(b) in BRIDGE_RANK_LETTERS else "|" for b in chunk)
     if text.count("|") != 4 or not text.startswith("|"):
         raise FileFormatError(
             f"{where}: a DGE hand must hold 4 suit symbols and 13 ranks, got {chunk!r}"

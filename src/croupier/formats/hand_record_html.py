@@ -8,7 +8,7 @@ group, and every page repeats the title), so a director can print the file
 straight from a browser.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
->>> from croupier.tournament.boards import Board
+>>> from croupier.boards import Board
 >>> page = format_hand_record_html([Board.standard(1, goedel_unrank(0))], title="Club <pairs>")
 >>> "<title>Club &lt;pairs&gt;</title>" in page, page.count('class="board"')
 (True, 1)
@@ -19,10 +19,10 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from croupier.boards import Board
 from croupier.cards import Card
 from croupier.errors import FileFormatError
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.tournament.boards import Board
 
 __all__ = ["format_hand_record_html"]
 

@@ -15,7 +15,7 @@ The parser accepts any LIN text with ``md`` records (one per line), completes
 a missing fourth hand, and takes the board number from ``ah`` (else counts 1, 2, …).
 
 >>> from croupier.formats.pbn_deal import parse_pbn_deal
->>> from croupier.tournament.boards import Board
+>>> from croupier.boards import Board
 >>> hands = parse_pbn_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -")
 >>> line = format_lin_file([Board.standard(1, hands)]).strip()
 >>> line[:36]
@@ -29,17 +29,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from croupier.boards import SEATS, Board, Seat, Vulnerability, dealer, vulnerability
 from croupier.cards import Card
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal
-from croupier.tournament.boards import Board, dealer, vulnerability
 
 __all__ = ["format_lin_board", "format_lin_file", "parse_lin_file"]
 
-_LIN_SEATS = "SWNE"  # md order; dealer digit d means _LIN_SEATS[d - 1]
-_VUL_TO_LIN = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
-_LIN_TO_VUL = {v: k for k, v in _VUL_TO_LIN.items()} | {"0": "None"}  # some files write 0
-_SEAT_INDEX = {s: i for i, s in enumerate("NESW")}
+_LIN_SEATS: tuple[Seat, ...] = ("S", "W", "N", "E")  # md order; dealer digit d is [d - 1]
+_VUL_TO_LIN: dict[Vulnerability, str] = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
+# Some files write ``sv|0|`` for no vulnerability.
+_LIN_TO_VUL: dict[str, Vulnerability] = {v: k for k, v in _VUL_TO_LIN.items()} | {"0": "None"}
+_SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
 
 
 def _lin_hand(cards: Sequence[Card]) -> str:
@@ -50,7 +51,7 @@ def _lin_hand(cards: Sequence[Card]) -> str:
 def format_lin_board(board: Board) -> str:
     """One board as a LIN line (no line end).
 
-    >>> from croupier.tournament.boards import Board
+    >>> from croupier.boards import Board
     >>> from croupier.ranking.bigdeal import goedel_unrank
     >>> format_lin_board(Board.standard(2, goedel_unrank(0)))[-24:]
     'rh||ah|Board 2|sv|n|pg||'
@@ -106,7 +107,7 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         if len(parts) not in (3, 4):
             raise FileFormatError(f"{where}: md record {md!r} needs 3 or 4 hands")
         by_seat = {_LIN_SEATS[i]: _pbn_from_lin_hand(p, where) for i, p in enumerate(parts)}
-        pbn = " ".join(by_seat.get(seat, "-") for seat in "NESW")
+        pbn = " ".join(by_seat.get(seat, "-") for seat in SEATS)
         try:
             hands = parse_pbn_deal("N:" + pbn)
         except CroupierError as exc:

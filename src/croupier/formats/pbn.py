@@ -16,9 +16,9 @@ Import reads any PBN file: tag pairs (one or more per line), ``%``
 directives, ``;`` and ``{…}`` comments, and skips auction and play sections.
 A game is a run of tags ended by a blank line (or by a tag the game already
 has, for files that leave the blank lines out); every game with a ``Deal``
-tag becomes a :class:`~croupier.tournament.boards.Board`.
+tag becomes a :class:`~croupier.boards.Board`.
 
->>> from croupier.tournament.boards import Board
+>>> from croupier.boards import Board
 >>> from croupier.formats.pbn_deal import parse_pbn_deal
 >>> hands = parse_pbn_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -")
 >>> text = format_pbn_file([Board.standard(3, hands)], generator="croupier")
@@ -35,9 +35,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from croupier.boards import Board, Seat, Vulnerability, dealer, is_seat, vulnerability
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
-from croupier.tournament.boards import Board, dealer, vulnerability
 
 __all__ = [
     "PbnGame",
@@ -49,7 +49,7 @@ __all__ = [
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 
-_VUL_WORDS = {
+_VUL_WORDS: dict[str, Vulnerability] = {
     "none": "None",
     "love": "None",
     "-": "None",
@@ -205,13 +205,17 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
         except CroupierError as exc:
             raise FileFormatError(f"{where} (board {number}): {exc}") from None
         raw_dealer = tags.get("Dealer", "?").strip().upper()
+        seat: Seat
         if raw_dealer in ("", "?"):
-            raw_dealer = dealer(number)
-        elif raw_dealer not in ("N", "E", "S", "W"):
+            seat = dealer(number)
+        elif is_seat(raw_dealer):
+            seat = raw_dealer
+        else:
             raise FileFormatError(
                 f"{where} (board {number}): bad Dealer {tags['Dealer']!r}; expected N, E, S or W"
             )
         raw_vul = tags.get("Vulnerable", "?").strip()
+        vul: Vulnerability
         if raw_vul in ("", "?"):
             vul = vulnerability(number)
         else:
@@ -223,5 +227,5 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
                 )
             vul = found
         n, e, s, w = hands
-        boards.append(Board(number, (tuple(n), tuple(e), tuple(s), tuple(w)), raw_dealer, vul))
+        boards.append(Board(number, (tuple(n), tuple(e), tuple(s), tuple(w)), seat, vul))
     return boards

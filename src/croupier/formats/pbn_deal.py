@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
 from croupier.errors import DealNotationError
 
 __all__ = [
@@ -49,11 +49,11 @@ __all__ = [
 PBN_SEATS = "NESW"
 """Seat letters in PBN (and clockwise) order."""
 
-PBN_SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-"""Suit order inside a PBN hand."""
+PBN_SUITS: tuple[Suit, ...] = BRIDGE_SUITS
+"""Suit order inside a PBN hand (the bridge order, spades first)."""
 
-PBN_RANKS = "AKQJT98765432"
-"""Rank order inside a PBN suit."""
+PBN_RANKS = BRIDGE_RANK_LETTERS
+"""Rank order inside a PBN suit (the bridge order, ace first)."""
 
 _RANK_OF_LETTER: dict[str, Rank] = {
     letter: Rank.parse(letter) for letter in PBN_RANKS if letter != "T"

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import BRIDGE_DECK, Card
 from croupier.errors import RankingError
 from croupier.ranking.partitions import subsets_rank, subsets_unrank
 
@@ -49,25 +49,9 @@ GOEDEL_MAX: int = comb(52, 13) * comb(39, 13) * comb(26, 13)
 
 _SIZES = (_HAND, _HAND, _HAND, _HAND)
 
-_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-_RANK_ORDER = (
-    Rank.ACE,
-    Rank.KING,
-    Rank.QUEEN,
-    Rank.JACK,
-    Rank.TEN,
-    Rank.NINE,
-    Rank.EIGHT,
-    Rank.SEVEN,
-    Rank.SIX,
-    Rank.FIVE,
-    Rank.FOUR,
-    Rank.THREE,
-    Rank.TWO,
-)
-
-#: The 52 cards in Big Deal's index order: ``SA SK … S2 HA … H2 DA … D2 CA … C2``.
-BIGDEAL_CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for s in _SUIT_ORDER for r in _RANK_ORDER)
+#: The 52 cards in Big Deal's index order, ``SA SK … S2 HA … H2 DA … D2 CA … C2``:
+#: the bridge order :data:`croupier.cards.BRIDGE_DECK` itself.
+BIGDEAL_CARD_ORDER: tuple[Card, ...] = BRIDGE_DECK
 
 _INDEX_OF: dict[Card, int] = {card: i for i, card in enumerate(BIGDEAL_CARD_ORDER)}
 
@@ -94,7 +78,7 @@ def goedel_unrank(number: int) -> tuple[list[Card], list[Card], list[Card], list
     ``A K Q J T 9 … 2``.
 
     >>> hands = goedel_unrank(1)
-    >>> " ".join(c.code for c in hands[2] if c.suit is not Suit.DIAMONDS)
+    >>> " ".join(c.code for c in hands[2] if c.suit.letter != "D")
     'AC'
     >>> goedel_unrank(GOEDEL_MAX)
     Traceback (most recent call last):

@@ -18,7 +18,8 @@ exact with big integers and linear in the number of positions:
 * **card by card** (:func:`sequence_rank` / :func:`sequence_unrank`): the
   lexicographic rank of the owner sequence among all sequences with the same
   pile sizes.  Each position splits the remaining range into parts proportional
-  to the open slots of each pile (Pavlicek's numbering; seed 004's first answer).
+  to the open slots of each pile (Pavlicek's numbering: one number below the
+  deal count, read card by card).
 
 >>> sizes = (2, 2, 2)
 >>> multinomial(sizes)
@@ -33,17 +34,17 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from itertools import combinations, compress
 from math import comb
-from typing import Literal
+from typing import Any, Literal
 
 from croupier.errors import RankingError
 
 __all__ = [
     "SubsetOrder",
     "decimal",
+    "decimal_json",
     "lex_table",
     "multinomial",
     "parse_decimal",
@@ -54,7 +55,6 @@ __all__ = [
     "subset_unrank",
     "subsets_rank",
     "subsets_unrank",
-    "unlimited_int_digits",
     "unrank_lex_mask",
 ]
 
@@ -79,50 +79,71 @@ def multinomial(sizes: Sequence[int]) -> int:
     return result
 
 
-@contextmanager
-def unlimited_int_digits() -> Iterator[None]:
-    """Lift Python's 4,300-digit guard on int/str conversion inside a ``with`` block.
+_CHUNK = 1000
+"""Digits converted at once by :func:`decimal` and :func:`parse_decimal` (at most the guard)."""
 
-    >>> with unlimited_int_digits():
-    ...     len(str(10**5000))
-    5001
-    """
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
+
+def _chunk() -> int:
+    """A chunk length that ``str``/``int`` accept under the current guard (0 means none)."""
+    limit = sys.get_int_max_str_digits()
+    return _CHUNK if limit == 0 else min(_CHUNK, limit)
 
 
 def decimal(number: int) -> str:
     """``number`` in decimal, however many digits it has.
 
     Python refuses ``str()`` of integers over 4,300 digits by default (a guard
-    against parsing untrusted text); deal numbers of big layouts (thousands of
-    cards) are longer, and croupier made them itself, so the guard is lifted
-    for this one conversion.
+    against slow conversions of untrusted text); deal numbers of big layouts
+    (thousands of cards) are longer.  Longer numbers are split by divide and
+    conquer (``number = high * 10**w + low``) into pieces short enough for
+    ``str()``, so the process-wide guard is never changed.
 
     >>> decimal(53644737765488792839237440000)
     '53644737765488792839237440000'
-    >>> len(decimal(10**5000))
-    5001
+    >>> len(decimal(10**5000)), decimal(-(10**5000))[:3]
+    (5001, '-10')
     """
     try:
         return str(number)
     except ValueError:
-        with unlimited_int_digits():
-            return str(number)
+        pass
+    if number < 0:
+        return "-" + decimal(-number)
+    chunk = _chunk()
+    powers = [10**chunk]  # powers[i] = 10 ** (chunk * 2**i)
+    while powers[-1] * powers[-1] <= number:
+        powers.append(powers[-1] * powers[-1])
+    pieces: list[str] = []
+
+    def write(value: int, level: int, pad: bool) -> None:
+        # value < powers[level] ** 2; with pad, write exactly chunk * 2**(level + 1) digits
+        if level < 0:
+            text = str(value)
+            pieces.append(text.zfill(chunk) if pad else text)
+            return
+        high, low = divmod(value, powers[level])
+        if high or pad:
+            write(high, level - 1, pad)
+            write(low, level - 1, True)
+        else:
+            write(low, level - 1, False)
+
+    write(number, len(powers) - 1, False)
+    return "".join(pieces)
 
 
 def parse_decimal(text: str) -> int:
     """The integer written in ASCII decimal ``text`` (inverse of :func:`decimal`).
 
     Callers bound the length first (a deal number has at most as many digits
-    as ``M``); like :func:`decimal` it is not limited to 4,300 digits.
+    as ``M``); like :func:`decimal` it is not limited to 4,300 digits, and
+    leaves the process-wide guard alone (long text is parsed in pieces).
 
-    >>> parse_decimal("0042")
-    42
+    >>> parse_decimal("0042"), parse_decimal("-7")
+    (42, -7)
+    >>> import json
+    >>> json.loads(decimal_json([-(10**5000)]), parse_int=parse_decimal)[0] == -(10**5000)
+    True
     >>> parse_decimal(decimal(10**5000)) == 10**5000
     True
     >>> parse_decimal("4x")
@@ -130,13 +151,60 @@ def parse_decimal(text: str) -> int:
     ...
     croupier.errors.RankingError: bad number '4x'; expected decimal digits 0-9
     """
-    if not (text.isascii() and text.isdigit()):
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
         raise RankingError(f"bad number {text!r}; expected decimal digits 0-9")
-    try:
-        return int(text)
-    except ValueError:
-        with unlimited_int_digits():
-            return int(text)
+    if digits is not text:
+        return -parse_decimal(digits)
+    chunk = _chunk()
+    powers: dict[int, int] = {}
+
+    def read(digits: str) -> int:
+        if len(digits) <= chunk:
+            return int(digits)
+        width = chunk  # the low part: the largest chunk * 2**k shorter than the text
+        while 2 * width < len(digits):
+            width *= 2
+        if width not in powers:
+            powers[width] = 10**width
+        return read(digits[:-width]) * powers[width] + read(digits[-width:])
+
+    return read(text)
+
+
+def decimal_json(data: Any, **options: Any) -> str:
+    """``json.dumps(data, **options)``, with integers of any size written exactly.
+
+    ``json.dumps`` fails on integers over Python's 4,300-digit guard; here they
+    are written with :func:`decimal` (still JSON numbers, not strings).
+
+    >>> decimal_json({"order": 10**5000, "name": "x"})[:14]
+    '{"order": 1000'
+    >>> len(decimal_json([10**5000])) == 5001 + 2
+    True
+    """
+    import json
+
+    big: dict[str, int] = {}
+    limit = sys.get_int_max_str_digits()
+    max_bits = 3 * limit if limit else None  # 3 bits per digit: safely below the guard
+
+    def swap(value: Any) -> Any:
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if is_int and max_bits is not None and value.bit_length() > max_bits:
+            key = f"\x00big-int-{len(big)}\x00"
+            big[key] = value
+            return key
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [swap(v) for v in value]
+        return value
+
+    text = json.dumps(swap(data), **options)
+    for key, value in big.items():
+        text = text.replace(json.dumps(key), decimal(value), 1)
+    return text
 
 
 def _check_number(number: int, bound: int, what: str = "deal number") -> None:

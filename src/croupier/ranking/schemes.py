@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from croupier.cards import Card
+from croupier.cards import BRIDGE_DECK, Card
 from croupier.errors import RankingError
 from croupier.ranking.partitions import (
     decimal,
@@ -54,20 +54,14 @@ _RankFn = Callable[[Sequence[int], Sequence[int]], int]
 _UnrankFn = Callable[[int, Sequence[int]], list[int]]
 
 
-def _bridge_order() -> tuple[Card, ...]:
-    from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER
-
-    return BIGDEAL_CARD_ORDER
-
-
 def is_bridge_deck(deck: Sequence[Card], sizes: Sequence[int]) -> bool:
     """True when ``deck`` is the 52 standard cards and the sizes are four 13s.
 
-    >>> from croupier.cards import Card
+    >>> from croupier.cards import BRIDGE_DECK, Card
     >>> is_bridge_deck([Card.from_index(i) for i in range(52)], (13, 13, 13, 13))
     True
     """
-    return tuple(sizes) == BRIDGE_SIZES and len(deck) == 52 and set(deck) == set(_bridge_order())
+    return tuple(sizes) == BRIDGE_SIZES and len(deck) == 52 and set(deck) == set(BRIDGE_DECK)
 
 
 @dataclass(frozen=True)
@@ -97,7 +91,7 @@ class DealScheme:
                 f"standard cards); use scheme 'croupier' or 'sequence' for this layout"
             )
         where = {card: i for i, card in enumerate(deck)}
-        return [where[c] for c in _bridge_order()]
+        return [where[c] for c in BRIDGE_DECK]
 
     def count(self, sizes: Sequence[int]) -> int:
         """How many deals (and numbers) there are.
@@ -157,7 +151,7 @@ class DealScheme:
 def _bigdeal_rank(owners: Sequence[int], sizes: Sequence[int]) -> int:
     from croupier.ranking.bigdeal import goedel_rank
 
-    order = _bridge_order()
+    order = BRIDGE_DECK
     hands: list[list[Card]] = [[], [], [], []]
     for card, owner in zip(order, owners, strict=True):
         hands[owner].append(card)
@@ -168,7 +162,7 @@ def _bigdeal_unrank(number: int, sizes: Sequence[int]) -> list[int]:
     from croupier.ranking.bigdeal import goedel_unrank
 
     seat_of = {card: seat for seat, hand in enumerate(goedel_unrank(number)) for card in hand}
-    return [seat_of[c] for c in _bridge_order()]
+    return [seat_of[c] for c in BRIDGE_DECK]
 
 
 def _lex_rank(owners: Sequence[int], sizes: Sequence[int]) -> int:

@@ -21,7 +21,12 @@ from croupier.shuffling.lehmer import (
     unrank_permutation,
 )
 from croupier.shuffling.models import gsr_riffle, overhand_pemantle
-from croupier.shuffling.registry import FLAWED_METHODS, SHUFFLE_METHODS, ShuffleMethod, get_method
+from croupier.shuffling.registry import (
+    FLAWED_METHODS,
+    SHUFFLE_METHODS,
+    ShuffleMethod,
+    get_shuffle_method,
+)
 
 __all__ = [
     "FLAWED_METHODS",
@@ -29,7 +34,7 @@ __all__ = [
     "ShuffleMethod",
     "fisher_yates",
     "fisher_yates_inplace",
-    "get_method",
+    "get_shuffle_method",
     "gsr_riffle",
     "lehmer_shuffle",
     "merge_shuffle",

@@ -11,14 +11,14 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from croupier.errors import RangeError
 from croupier.randomness.uniform import Chooser
 
-__all__ = ["gsr_riffle", "overhand_pemantle"]
+__all__ = ["gsr_riffle", "gsr_riffles", "overhand_pemantle"]
 
 T = TypeVar("T")
 
@@ -55,6 +55,23 @@ def gsr_riffle(seq: Sequence[T], chooser: Chooser, a: int = 2) -> list[T]:
         out.append(items[next_card[label]])
         next_card[label] += 1
     return out
+
+
+def gsr_riffles(k: int) -> Callable[[Sequence[Any], Chooser], list[Any]]:
+    """A shuffle ``(seq, chooser) -> list`` that does ``k`` GSR riffles: one ``2**k``-shuffle.
+
+    >>> from croupier.randomness import exact_distribution
+    >>> dist = exact_distribution(lambda c: tuple(gsr_riffles(2)("abc", c)))
+    >>> dist[("c", "b", "a")], dist[("a", "b", "c")]
+    (Fraction(1, 16), Fraction(5, 16))
+    """
+    if k < 0:
+        raise RangeError(f"number of riffles must be >= 0, got k={k}")
+
+    def shuffle(seq: Sequence[Any], chooser: Chooser) -> list[Any]:
+        return gsr_riffle(seq, chooser, a=2**k)
+
+    return shuffle
 
 
 def overhand_pemantle(

@@ -21,7 +21,7 @@ from croupier.errors import ShuffleSpecError
 from croupier.randomness.uniform import Chooser
 from croupier.shuffling import fair, flawed, models
 
-__all__ = ["FLAWED_METHODS", "SHUFFLE_METHODS", "ShuffleMethod", "get_method"]
+__all__ = ["FLAWED_METHODS", "SHUFFLE_METHODS", "ShuffleMethod", "get_shuffle_method"]
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,6 @@ class ShuffleMethod:
         'croupier-shuffle-lehmer/1'
         """
         return f"croupier-shuffle-{self.name}/1"
-
-
-def _riffles(k: int) -> Callable[[Sequence[Any], Chooser], list[Any]]:
-    def shuffle(seq: Sequence[Any], chooser: Chooser) -> list[Any]:
-        return models.gsr_riffle(seq, chooser, a=2**k)
-
-    return shuffle
 
 
 def _registry(*methods: ShuffleMethod) -> dict[str, ShuffleMethod]:
@@ -97,7 +90,7 @@ SHUFFLE_METHODS: dict[str, ShuffleMethod] = _registry(
     ),
     ShuffleMethod(
         "riffle7",
-        _riffles(7),
+        models.gsr_riffles(7),
         False,
         "seven GSR riffles (one 128-shuffle; close to uniform for 52 cards, not exact)",
     ),
@@ -142,7 +135,7 @@ FLAWED_METHODS: dict[str, ShuffleMethod] = _registry(
         "randomize-list",
         flawed.randomize_list_shuffle,
         False,
-        "seed 000's randomizeList with 3 random cut points (dealer's moves)",
+        "3 dealer's moves (cut, then interweave the halves) at random cut points",
     ),
     ShuffleMethod(
         "time-seeded-32",
@@ -154,12 +147,12 @@ FLAWED_METHODS: dict[str, ShuffleMethod] = _registry(
 """Known-flawed shuffles, by name (never for real use)."""
 
 
-def get_method(name: str) -> ShuffleMethod:
+def get_shuffle_method(name: str) -> ShuffleMethod:
     """The fair or flawed method called ``name``.
 
-    >>> get_method("merge-shuffle").uniform
+    >>> get_shuffle_method("merge-shuffle").uniform
     True
-    >>> get_method("bogo")
+    >>> get_shuffle_method("bogo")
     Traceback (most recent call last):
     ...
     croupier.errors.ShuffleSpecError: unknown shuffle method 'bogo'; ...

@@ -1,1 +1,1 @@
-"""Tournament board sets: boards, Big Deal compatibility, commit-reveal dealing."""
+"""Tournament board sets: Big Deal compatibility, SquareDeal and croupier-boards/1, verification."""

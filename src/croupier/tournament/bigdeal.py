@@ -28,9 +28,9 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from croupier.boards import Board
 from croupier.errors import SeedError
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
-from croupier.tournament.boards import Board
 
 __all__ = [
     "BIGDEAL_DEFAULT_OWNER",

@@ -7,8 +7,9 @@ nobody could know in advance (``DV``, for example a stock index close) is
 added; the sessions are dealt by Big Deal from key and ``DV``; afterwards the
 keys are published, and anyone can check ``KH`` and regenerate every board.
 
-Per session ``s`` of phase ``p`` (key ``KEY["p,s"]``, or ``KEY["p,0"]`` for a
-phase whose number of sessions is 0, a "variable" phase):
+Per session ``s`` of phase ``p`` (key ``KeyId(p, s)``, written ``p,s`` in the
+``.sqk`` file, or ``KeyId(p, 0)`` for a phase whose number of sessions is 0, a
+"variable" phase):
 
 * ``L`` and ``R`` are the first and second half of the key;
 * ``B`` is the standard base64 of the ``DV`` bytes exactly as stored;
@@ -29,15 +30,18 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import ClassVar, NamedTuple
 
+from croupier.boards import MAX_BOARD, Board, BoardRangeError, parse_board_list
 from croupier.errors import FileFormatError
 from croupier.randomness import Chooser, OsRandomSource, RandomSource, UniformSampler
 from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
-from croupier.tournament.boards import Board, BoardRangeError, parse_board_list
 
 __all__ = [
     "KEY_ALPHABET",
     "KEY_LENGTH",
+    "BoardSpec",
+    "KeyId",
     "Phase",
     "SessionRef",
     "SquareDealError",
@@ -74,6 +78,88 @@ def _sqd_error(source: str, lineno: int, message: str) -> SquareDealError:
 
 
 # --------------------------------------------------------------------------- phases
+@dataclass(frozen=True)
+class BoardSpec:
+    """The boards of a phase: ranges its sessions use in turn, or chosen when dealing.
+
+    ``ranges`` is empty exactly for :attr:`CHOSEN_AT_DEALING` (written ``?``): the
+    board numbers are given when the sessions are dealt.  ``text`` is the
+    spelling in the ``.sqd`` file (``7`` and ``1-7`` mean the same boards), kept
+    so that rewriting a file changes no byte; it takes no part in equality.
+
+    >>> BoardSpec.parse("1-16,17-32").ranges
+    (range(1, 17), range(17, 33))
+    >>> BoardSpec.parse("?") is BoardSpec.CHOSEN_AT_DEALING, BoardSpec.CHOSEN_AT_DEALING.format()
+    (True, '?')
+    >>> BoardSpec((range(1, 8),)).format(), BoardSpec.parse("7") == BoardSpec.parse("1-7")
+    ('1-7', True)
+    """
+
+    ranges: tuple[range, ...]
+    text: str = field(default="", compare=False)
+
+    #: The ``?`` spec: board numbers chosen at dealing time.
+    CHOSEN_AT_DEALING: ClassVar[BoardSpec]
+
+    def __post_init__(self) -> None:
+        for r in self.ranges:
+            if (
+                not isinstance(r, range)
+                or r.step != 1
+                or not r
+                or r.start < 1
+                or r.stop > MAX_BOARD + 1
+            ):
+                raise BoardRangeError(
+                    f"bad board range {r!r}; expected a range of boards within 1..{MAX_BOARD}"
+                )
+        if not self.text:
+            written = ",".join(f"{r.start}-{r.stop - 1}" for r in self.ranges) or "?"
+            object.__setattr__(self, "text", written)
+
+    @classmethod
+    def parse(cls, text: str) -> BoardSpec:
+        """Parse ``?``, ``N`` (boards 1..N), ``A-B`` or a comma list of them."""
+        if text.strip() == "?":
+            return cls.CHOSEN_AT_DEALING
+        return cls(tuple(parse_board_list(text)), text.strip())
+
+    def format(self) -> str:
+        """The spec as written in the ``.sqd`` file."""
+        return self.text
+
+    @property
+    def chosen_at_dealing(self) -> bool:
+        """True for ``?``: the boards are given when the sessions are dealt."""
+        return not self.ranges
+
+
+BoardSpec.CHOSEN_AT_DEALING = BoardSpec((), "?")
+
+
+class KeyId(NamedTuple):
+    """The name of one key in a ``.sqk`` file: phase and session (session 0 in a variable phase).
+
+    >>> KeyId.parse("2,0"), KeyId(1, 3).format()
+    (KeyId(phase=2, session=0), '1,3')
+    """
+
+    phase: int
+    session: int
+
+    @classmethod
+    def parse(cls, text: str) -> KeyId:
+        """Parse ``PHASE,SESSION`` (ASCII digits)."""
+        m = re.fullmatch(r"([0-9]+),([0-9]+)", text.strip())
+        if m is None:
+            raise SquareDealError(f"bad key name {text!r}; expected PHASE,SESSION like '1,2'")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def format(self) -> str:
+        """The key name as written in the ``.sqk`` file: ``p,s``."""
+        return f"{self.phase},{self.session}"
+
+
 def _expand_boards(spec: str) -> str:
     """Turn ``3x7`` into ``1-7,8-14,15-21``; other specs are returned unchanged."""
     m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", spec)
@@ -90,25 +176,25 @@ class Phase:
     """One ``SN sessions:boards:prefix:description`` line of a ``.sqd`` file.
 
     ``sessions == 0`` marks a variable phase (any session number, one key).
-    ``boards`` is the spec as recorded: ``N``, ``A-B``, a comma list, or ``?``
-    (board numbers chosen at dealing time).
+    ``boards`` is a :class:`BoardSpec`: ``N``, ``A-B``, a comma list, or
+    :attr:`BoardSpec.CHOSEN_AT_DEALING` (``?``).
 
-    >>> Phase.parse("1:3x7:R#:Round #").boards
+    >>> Phase.parse("1:3x7:R#:Round #").boards.format()
     '1-7,8-14,15-21'
     >>> Phase.parse("2:7:TWO#:Two #/2").boards_for_session(2)
     range(1, 8)
     """
 
     sessions: int
-    boards: str
+    boards: BoardSpec
     prefix: str
     description: str
 
     def __post_init__(self) -> None:
         if self.sessions < 0:
             raise SquareDealError(f"number of sessions {self.sessions} must be >= 0")
-        if self.boards != "?":
-            parse_board_list(self.boards)
+        if not isinstance(self.boards, BoardSpec):
+            raise SquareDealError(f"boards={self.boards!r} must be a BoardSpec")
         if not _PREFIX_RE.match(self.prefix):
             raise SquareDealError(
                 f"bad file prefix {self.prefix!r}: expected a file name without ':', '/', "
@@ -137,14 +223,14 @@ class Phase:
                 "number (0 for a variable number of sessions)"
             )
         try:
-            expanded = _expand_boards(boards)
-            return cls(int(sessions), expanded, prefix.strip(), description.strip())
+            spec = BoardSpec.parse(_expand_boards(boards))
+            return cls(int(sessions), spec, prefix.strip(), description.strip())
         except BoardRangeError as exc:
             raise SquareDealError(f"bad phase {text!r}: {exc}") from None
 
     def format(self) -> str:
         """The phase as written after ``SN ``."""
-        return f"{self.sessions}:{self.boards}:{self.prefix}:{self.description}"
+        return f"{self.sessions}:{self.boards.format()}:{self.prefix}:{self.description}"
 
     @property
     def variable(self) -> bool:
@@ -162,17 +248,16 @@ class Phase:
     def boards_for_session(self, session: int) -> range:
         """The board numbers of ``session``: element ``(session - 1) mod len`` of the list."""
         self.check_session(session)
-        if self.boards == "?":
+        if self.boards.chosen_at_dealing:
             raise SquareDealError(
-                f"phase {self.prefix!r} has board spec '?': give the boards explicitly "
-                "(--boards A-B)"
+                f"phase {self.prefix!r} has board spec '?': give the boards explicitly (boards=A-B)"
             )
-        ranges = parse_board_list(self.boards)
+        ranges = self.boards.ranges
         return ranges[(session - 1) % len(ranges)]
 
-    def key_id(self, phase_number: int, session: int) -> str:
-        """The ``.sqk`` key name: ``"p,s"``, or ``"p,0"`` in a variable phase."""
-        return f"{phase_number},{0 if self.variable else session}"
+    def key_id(self, phase_number: int, session: int) -> KeyId:
+        """The ``.sqk`` key of a session: ``KeyId(p, s)``; ``KeyId(p, 0)`` in a variable phase."""
+        return KeyId(phase_number, 0 if self.variable else session)
 
     def session_ids(self) -> list[int]:
         """Sessions of a fixed phase (``[]`` for a variable phase)."""
@@ -235,8 +320,8 @@ class SquareDealEvent:
         """The ``DV`` bytes as stored; raises when the event has no ``DV`` yet."""
         if self.delayed_value is None:
             raise SquareDealError(
-                f"event {self.name!r} has no delayed value (DV) yet; set it with "
-                "'croupier squaredeal set-dv EVENT.sqd VALUE' once it is known"
+                f"event {self.name!r} has no delayed value (DV) yet; record it with the "
+                "set-dv step once it is known"
             )
         return self.delayed_value.encode("utf-8", "surrogateescape")
 
@@ -347,20 +432,20 @@ def format_sqd(event: SquareDealEvent) -> str:
 # ----------------------------------------------------------------------------- keys
 @dataclass(frozen=True)
 class SquareDealKeys:
-    """The secret keys of an event: ``"p,s"`` → key, in file order.
+    """The secret keys of an event: :class:`KeyId` → key, in file order.
 
-    >>> SquareDealKeys({"1,1": "abc"}).keys["1,1"]
+    >>> SquareDealKeys({KeyId(1, 1): "abc"}).keys[KeyId(1, 1)]
     'abc'
     """
 
-    keys: dict[str, str]
+    keys: dict[KeyId, str]
 
     def key_for(self, event: SquareDealEvent, phase_number: int, session: int) -> str:
         """The key of a session (``p,0`` for a variable phase)."""
         key_id = event.phase(phase_number).key_id(phase_number, session)
         key = self.keys.get(key_id)
         if key is None:
-            raise SquareDealError(f"the key file has no key {key_id!r} (phase,session)")
+            raise SquareDealError(f"the key file has no key {key_id.format()!r} (phase,session)")
         return key
 
 
@@ -368,13 +453,13 @@ def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
     """Parse a ``.sqk`` file: lines ``phase,session:KEY`` (CRLF or LF).
 
     >>> parse_sqk("1,1:abcDEF123\\r\\n").keys
-    {'1,1': 'abcDEF123'}
+    {KeyId(phase=1, session=1): 'abcDEF123'}
     >>> parse_sqk("1;1:abc\\r\\n", source="k.sqk")
     Traceback (most recent call last):
     ...
     croupier.tournament.squaredeal.SquareDealError: k.sqk line 1: bad key line '1;1:abc'; ...
     """
-    keys: dict[str, str] = {}
+    keys: dict[KeyId, str] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         if not line.strip():
@@ -387,9 +472,9 @@ def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
                 f"bad key line {line!r}; expected PHASE,SESSION:KEY with a key of "
                 "letters and digits",
             )
-        key_id = f"{int(m.group(1))},{int(m.group(2))}"
+        key_id = KeyId(int(m.group(1)), int(m.group(2)))
         if key_id in keys:
-            raise _sqd_error(source, lineno, f"key {key_id!r} appears twice")
+            raise _sqd_error(source, lineno, f"key {key_id.format()!r} appears twice")
         keys[key_id] = m.group(3)
     if not keys:
         raise SquareDealError(f"{source}: no keys found")
@@ -399,10 +484,10 @@ def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
 def format_sqk(keys: SquareDealKeys) -> bytes:
     """The ``.sqk`` file bytes: one ``p,s:KEY`` line per key, CRLF line ends.
 
-    >>> format_sqk(SquareDealKeys({"1,1": "abc", "2,0": "XYZ"}))
+    >>> format_sqk(SquareDealKeys({KeyId(1, 1): "abc", KeyId(2, 0): "XYZ"}))
     b'1,1:abc\\r\\n2,0:XYZ\\r\\n'
     """
-    return b"".join(f"{k}:{v}\r\n".encode("ascii") for k, v in keys.keys.items())
+    return b"".join(f"{k.format()}:{v}\r\n".encode("ascii") for k, v in keys.keys.items())
 
 
 def key_hash(sqk: bytes) -> str:
@@ -424,15 +509,15 @@ def make_keys(event: SquareDealEvent, source: RandomSource | None = None) -> Squ
     from ``source`` (default: the operating system's CSPRNG).
 
     >>> ev = SquareDealEvent("T", phases=[Phase.parse("2:7:A#:A"), Phase.parse("0:5:B#:B")])
-    >>> sorted(make_keys(ev).keys)
+    >>> [k.format() for k in make_keys(ev).keys]
     ['1,1', '1,2', '2,0']
     """
     sampler = UniformSampler(source if source is not None else OsRandomSource())
-    keys: dict[str, str] = {}
+    keys: dict[KeyId, str] = {}
     for p, phase in enumerate(event.phases, start=1):
         sessions = [0] if phase.variable else phase.session_ids()
         for s in sessions:
-            keys[f"{p},{s}"] = random_key(sampler)
+            keys[KeyId(p, s)] = random_key(sampler)
     return SquareDealKeys(keys)
 
 
@@ -471,7 +556,7 @@ def session_boards(
     ``boards`` overrides the phase's board numbers (needed for a ``?`` spec).
 
     >>> ev = parse_sqd("TN T\\nDV 7\\nSN 1:3:A:A\\n")
-    >>> keys = SquareDealKeys({"1,1": "LLLLRRRR"})
+    >>> keys = SquareDealKeys({KeyId(1, 1): "LLLLRRRR"})
     >>> [b.number for b in session_boards(ev, keys, SessionRef(1, 1))]
     [1, 2, 3]
     """

@@ -32,10 +32,10 @@ import hashlib
 import hmac
 from collections.abc import Iterable
 
+from croupier.boards import MAX_BOARD, Board
 from croupier.errors import SeedError
 from croupier.randomness import OsRandomSource, RandomSource
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
-from croupier.tournament.boards import MAX_BOARD, Board
 
 __all__ = [
     "ALGORITHM",

@@ -1,4 +1,4 @@
-"""Safe file writing for board sets: atomic, and never over an existing file by accident.
+"""Safe file reading and writing: atomic writes, never over an existing file by accident.
 
 A file is written to a temporary file in the target's folder and then moved
 into place in one step, so a reader never sees half a file.  Unless
@@ -12,9 +12,12 @@ replaced.
 >>> write_file(folder / "a.txt", b"two")
 Traceback (most recent call last):
 ...
-croupier.tournament.files.ExistingFileError: ... already exists; ...
->>> write_file(folder / "a.txt", b"two", overwrite=True); (folder / "a.txt").read_bytes()
+croupier.files.ExistingFileError: ... already exists; ...
+>>> write_file(folder / "a.txt", b"two", overwrite=True); read_file(folder / "a.txt")
 b'two'
+
+Errors name the Python parameter (``overwrite=``); the command line shows the
+matching flag instead.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from croupier.errors import FileFormatError
 
-__all__ = ["ExistingFileError", "check_new_files", "write_file"]
+__all__ = ["ExistingFileError", "check_new_files", "read_file", "write_file"]
 
 
 class ExistingFileError(FileFormatError):
@@ -36,7 +39,7 @@ class ExistingFileError(FileFormatError):
 def _exists_error(path: Path) -> ExistingFileError:
     return ExistingFileError(
         f"{str(path)!r} already exists; croupier never overwrites a file silently "
-        "(choose another name or pass --overwrite)"
+        "(choose another name, or overwrite= to replace it)"
     )
 
 
@@ -100,3 +103,21 @@ def _move_without_overwrite(tmp: str, path: Path) -> None:
         if path.exists():
             raise _exists_error(path) from None
         os.replace(tmp, path)
+
+
+def read_file(path: Path) -> bytes:
+    """The bytes of the file ``path``; a missing, unreadable or folder path is a one-line error.
+
+    >>> read_file(Path("/nonexistent/croupier/a.sqd"))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: file '/nonexistent/croupier/a.sqd' not found
+    """
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FileFormatError(f"file {str(path)!r} not found") from None
+    except IsADirectoryError:
+        raise FileFormatError(f"{str(path)!r} is a folder; give a file") from None
+    except PermissionError:
+        raise FileFormatError(f"file {str(path)!r} cannot be read (permission denied)") from None

@@ -1,4 +1,4 @@
-"""Duplicate boards: numbers, dealer and vulnerability, board ranges.
+"""Duplicate boards: numbers, dealer and vulnerability, board ranges (what every board file needs).
 
 A duplicate board carries its number, the dealer and the vulnerability.  Both
 follow the standard cycles every bridge organisation uses:
@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, TypeGuard
 
 from croupier.cards import Card
 from croupier.errors import RangeError
@@ -33,21 +34,29 @@ __all__ = [
     "VULNERABILITIES",
     "Board",
     "BoardRangeError",
+    "Seat",
+    "Vulnerability",
     "consecutive_numbers",
     "dealer",
+    "is_seat",
+    "is_vulnerability",
     "parse_board_list",
     "parse_board_range",
     "vulnerability",
 ]
 
-#: Seat letters in clockwise order, as used for dealers and in PBN.
-SEATS = "NESW"
+#: A seat letter, as used for dealers and in PBN.
+Seat = Literal["N", "E", "S", "W"]
+#: The seats, as PBN spells the dealer, in clockwise order.
+SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
 
+#: A vulnerability, spelled as PBN spells it.
+Vulnerability = Literal["None", "NS", "EW", "All"]
 #: The four vulnerability values, spelled as PBN spells them.
-VULNERABILITIES = ("None", "NS", "EW", "All")
+VULNERABILITIES: tuple[Vulnerability, ...] = ("None", "NS", "EW", "All")
 
 # b % 16 -> vulnerability (the standard duplicate cycle; index 0 is board 16).
-_VUL_CYCLE = (
+_VUL_CYCLE: tuple[Vulnerability, ...] = (
     "EW",  # 16
     "None",  # 1
     "NS",
@@ -82,7 +91,25 @@ def _check_board(number: int) -> None:
         raise BoardRangeError(f"board number {number!r} out of range; expected 1..{MAX_BOARD}")
 
 
-def dealer(board: int) -> str:
+def is_seat(value: object) -> TypeGuard[Seat]:
+    """True when ``value`` is one of the seat letters ``N``, ``E``, ``S``, ``W``.
+
+    >>> is_seat("E"), is_seat("NE"), is_seat("e")
+    (True, False, False)
+    """
+    return value in SEATS
+
+
+def is_vulnerability(value: object) -> TypeGuard[Vulnerability]:
+    """True when ``value`` is ``None``, ``NS``, ``EW`` or ``All`` (PBN's spelling).
+
+    >>> is_vulnerability("All"), is_vulnerability("Both")
+    (True, False)
+    """
+    return value in VULNERABILITIES
+
+
+def dealer(board: int) -> Seat:
     """The dealer of ``board`` (``N``, ``E``, ``S`` or ``W``): North deals board 1, 5, 9, …
 
     >>> dealer(1), dealer(16), dealer(33)
@@ -92,7 +119,7 @@ def dealer(board: int) -> str:
     return SEATS[(board - 1) % 4]
 
 
-def vulnerability(board: int) -> str:
+def vulnerability(board: int) -> Vulnerability:
     """The vulnerability of ``board`` in the 16-board cycle: ``None``, ``NS``, ``EW`` or ``All``.
 
     >>> [vulnerability(b) for b in range(9, 17)]
@@ -115,7 +142,7 @@ def parse_board_range(text: str, *, bare_count: bool = True) -> range:
     >>> parse_board_range("9-5")
     Traceback (most recent call last):
     ...
-    croupier.tournament.boards.BoardRangeError: bad board range '9-5': the first board ...
+    croupier.boards.BoardRangeError: bad board range '9-5': the first board ...
     """
     m = _RANGE_RE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -160,7 +187,7 @@ def consecutive_numbers(boards: Sequence[Board], what: str) -> tuple[int, int]:
     >>> consecutive_numbers([Board.standard(n, ([], [], [], [])) for n in (1, 3)], "DUP")
     Traceback (most recent call last):
     ...
-    croupier.tournament.boards.BoardRangeError: DUP files hold consecutive boards; got [1, 3]
+    croupier.boards.BoardRangeError: DUP files hold consecutive boards; got [1, 3]
     """
     if not boards:
         raise BoardRangeError(f"a {what} file needs at least one board")
@@ -187,7 +214,7 @@ class Board:
     same cards in each hand are equal whatever order the cards came in.
 
     ``goedel`` is the deal's Big Deal number when it is known (boards made by
-    :mod:`croupier.tournament.bigdeal`), else ``None``.
+    :mod:`croupier.tournament.bigdeal` or :mod:`croupier.tournament.verifiable`), else ``None``.
 
     >>> b = Board.standard(2, ([], [], [], []))
     >>> b.number, b.dealer, b.vulnerable
@@ -196,16 +223,16 @@ class Board:
 
     number: int
     hands: Hands
-    dealer: str
-    vulnerable: str
+    dealer: Seat
+    vulnerable: Vulnerability
     goedel: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check_board(self.number)
         object.__setattr__(self, "hands", _freeze(self.hands))
-        if self.dealer not in SEATS or len(self.dealer) != 1:
+        if not is_seat(self.dealer):
             raise BoardRangeError(f"bad dealer {self.dealer!r}; expected one of N, E, S, W")
-        if self.vulnerable not in VULNERABILITIES:
+        if not is_vulnerability(self.vulnerable):
             raise BoardRangeError(
                 f"bad vulnerability {self.vulnerable!r}; expected one of None, NS, EW, All"
             )

@@ -1,0 +1,312 @@
+"""The top-level API (``import croupier``): small, documented, fast to import, and
+reproducible exactly as the command line and the library paths below it."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import croupier
+from croupier.cards import parse_cards
+from croupier.dealing.deal import deal_from_number, deal_many
+from croupier.dealing.layout import make_layout
+from croupier.decks import make_deck
+from croupier.errors import CroupierError, LayoutError, RangeError, RankingError
+from croupier.randomness import EntropySource, OsRandomSource, SeededSource, UniformSampler
+from croupier.ranking.schemes import scheme_names
+from croupier.shuffling.registry import get_shuffle_method
+from tests.conftest import ROOT, VECTORS, CliRunner
+
+HEAVY = ("sympy", "scipy", "matplotlib")
+
+
+def _python(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+# --------------------------------------------------------------------- the names
+def test_about_twenty_public_names_all_resolve() -> None:
+    assert 15 <= len(croupier.__all__) <= 25
+    assert len(set(croupier.__all__)) == len(croupier.__all__)
+    for name in croupier.__all__:
+        assert getattr(croupier, name) is not None, name
+    for name in ("deal", "deals", "shuffle", "Deck", "Deal", "Card", "Permutation", "rank"):
+        assert name in croupier.__all__
+    for name in ("unrank", "source", "CroupierError", "parse_card", "parse_cards", "Layout"):
+        assert name in croupier.__all__
+
+
+def test_every_public_name_has_a_doctest() -> None:
+    """Each name has a doctest of its own, or the package docstring's examples use it."""
+    package_examples = [
+        line
+        for line in (croupier.__doc__ or "").splitlines()
+        if line.lstrip().startswith((">>> ", "... "))
+    ]
+    assert package_examples
+    for name in croupier.__all__:
+        obj = getattr(croupier, name)
+        own = inspect.getdoc(obj) if (inspect.isclass(obj) or inspect.isfunction(obj)) else None
+        if own is not None and ">>>" in own:
+            continue
+        assert any(name in line for line in package_examples), f"{name} has no doctest"
+
+
+def test_star_import_and_dir_list_the_lazy_classes() -> None:
+    namespace: dict[str, object] = {}
+    exec("from croupier import *", namespace)
+    assert set(croupier.__all__) <= set(namespace)
+    assert {"Deck", "Deal", "Layout", "Permutation"} <= set(dir(croupier))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        croupier.nope  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_public_classes_are_the_library_classes() -> None:
+    from croupier.dealing.deal import Deal
+    from croupier.dealing.layout import Layout
+    from croupier.deck import Deck
+    from croupier.perm import Permutation
+
+    assert (croupier.Deal, croupier.Layout, croupier.Deck) == (Deal, Layout, Deck)
+    assert croupier.Permutation is Permutation
+
+
+def test_existing_top_level_names_still_work() -> None:
+    from croupier import CARD_STYLES, CardStyle, format_card, format_cards, parse_card  # noqa: F401
+
+    assert format_card(parse_card("As"), "long") == "Ace of Spades"
+
+
+# ----------------------------------------------------------------- import speed
+def test_import_croupier_loads_no_heavy_module() -> None:
+    code = (
+        "import sys, croupier\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('numpy', 'sympy', 'scipy', 'matplotlib') or m.startswith('croupier.')))\n"
+        "croupier.deal(); croupier.shuffle(range(5)); croupier.Deck().shuffle()\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
+    )
+    first, after = _python(code).splitlines()
+    assert first == "['croupier.cards', 'croupier.errors']"
+    assert after == "[]"
+
+
+def test_print_deal_shows_a_bridge_deal() -> None:
+    lines = _python("import croupier; print(croupier.deal())").splitlines()
+    assert lines[0].startswith("bridge deal ")
+    seats = [line.split()[0] for line in lines[1:]]
+    assert seats == ["N", "E", "S", "W"]
+    hands = [parse_cards(" ".join(line.split()[1:])) for line in lines[1:]]
+    assert [len(h) for h in hands] == [13, 13, 13, 13]
+    assert len({c for h in hands for c in h}) == 52
+
+
+def test_deal_str_lists_every_pile_highest_first() -> None:
+    d = croupier.deal("holdem", players=3, seed="str")
+    lines = str(d).splitlines()
+    assert lines[0] == f"holdem deal {d.number} (method optimal)"
+    assert len(lines) == 1 + len(d.layout.piles)
+    for line, pile, cards in zip(lines[1:], d.layout.piles, d.piles, strict=True):
+        name, *codes = line.split()
+        shown = parse_cards(" ".join(codes))
+        assert name == pile.name
+        assert sorted(shown) == sorted(cards)
+        ace_high = [14 if c.rank == 1 else int(c.rank) for c in shown]
+        keys = [(int(c.suit or 0), r) for c, r in zip(shown, ace_high, strict=True)]
+        assert keys == sorted(keys, reverse=True)
+
+
+# -------------------------------------------------- reproducible as the CLI is
+@pytest.mark.parametrize("seed", ["x", "club night 12", "hex:00ff"])
+def test_seeded_deal_is_what_the_cli_deals(cli: CliRunner, seed: str) -> None:
+    result = cli(["deal", "--seed", seed, "--json"])
+    assert result.code == 0, result.err
+    shown = json.loads(result.out)
+    d = croupier.deal(seed=seed)
+    assert str(d.number) == shown["number"]
+    assert d.algorithm == shown["algorithm"]
+
+
+def test_seeded_deal_is_the_library_path() -> None:
+    """``deal(seed=s)`` is the first deal of the stream (s, purpose "deal", index 0)."""
+    for game in ("bridge", "skat", "holdem"):
+        expected = next(deal_many(make_layout(game), 1, source=SeededSource("s", "deal", 0)))
+        assert croupier.deal(game, seed="s") == expected
+        assert croupier.deal(game, source=croupier.source("s", purpose="deal")) == expected
+
+
+def test_seeded_deals_are_what_the_cli_deals(cli: CliRunner) -> None:
+    result = cli(["deal", "euchre", "--seed", "run", "--count", "4", "--json"])
+    assert result.code == 0, result.err
+    numbers = [obj["number"] for obj in json.loads(result.out)["deals"]]
+    run = list(croupier.deals("euchre", 4, seed="run"))
+    assert [str(d.number) for d in run] == numbers
+
+
+def test_deals_one_by_one_from_one_stream() -> None:
+    """A run is dealt one deal at a time: a longer run starts with the shorter one."""
+    long_run = list(croupier.deals("bridge", 6, seed="prefix"))
+    for k in range(2, 6):
+        assert list(croupier.deals("bridge", k, seed="prefix")) == long_run[:k]
+    src = SeededSource("prefix", "deal", 0)
+    assert long_run == list(deal_many(make_layout("bridge"), 6, source=src))
+    assert list(croupier.deals("bridge", 0, seed="prefix")) == []
+
+
+def test_deals_is_lazy_but_checks_its_arguments_at_once() -> None:
+    it = croupier.deals("bridge", 10**9)
+    assert next(it).layout.game == "bridge"
+    with pytest.raises(RangeError, match="count="):
+        croupier.deals("bridge", True)  # type: ignore[arg-type]
+    with pytest.raises(LayoutError):
+        croupier.deals("tarot", 3)
+
+
+def test_deal_accepts_a_layout_and_refuses_to_reshape_it() -> None:
+    lay = croupier.layout("go-fish", players=3)
+    assert croupier.deal(lay, seed="l") == croupier.deal("go-fish", players=3, seed="l")
+    with pytest.raises(CroupierError, match="players="):
+        croupier.deal(lay, players=4)
+
+
+def test_deal_methods_and_entropy() -> None:
+    d = croupier.deal("skat", method="round-robin", seed="m")
+    assert d.method == "round-robin"
+    expected = next(
+        deal_many(make_layout("skat"), 1, method="round-robin", source=SeededSource("m", "deal"))
+    )
+    assert d == expected
+    rolls = "dice:" + ",".join(str(1 + i % 6) for i in range(60))
+    e = croupier.deal(entropy=rolls)
+    assert e.source == "entropy"
+    assert e == next(deal_many(make_layout("bridge"), 1, source=EntropySource.parse(rolls)))
+
+
+def test_seed_source_and_entropy_exclude_each_other() -> None:
+    with pytest.raises(CroupierError, match="source="):
+        croupier.deal(seed="a", source=OsRandomSource())
+    with pytest.raises(CroupierError, match="source="):
+        croupier.shuffle([1, 2], entropy="coins:HT", source=OsRandomSource())
+    with pytest.raises(CroupierError, match="not both"):
+        croupier.source("a", entropy="coins:HT")
+
+
+def test_whole_number_seeds_mean_their_decimal_text() -> None:
+    assert croupier.deal(seed=42) == croupier.deal(seed="42")
+    assert croupier.shuffle(range(9), seed=7) == croupier.shuffle(range(9), seed="7")
+    with pytest.raises(CroupierError, match="seed="):
+        croupier.source(True)  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="seed="):
+        croupier.source(1.5)  # type: ignore[arg-type]
+
+
+def test_source_kinds() -> None:
+    assert isinstance(croupier.source(), OsRandomSource)
+    src = croupier.source("k", purpose="p", index=3)
+    assert isinstance(src, SeededSource)
+    assert (src.purpose, src.index) == ("p", 3)
+    assert src.bits(64) == SeededSource("k", "p", 3).bits(64)
+    assert isinstance(croupier.source(entropy="hex:ff"), EntropySource)
+
+
+# ------------------------------------------------------------------- shuffle
+@pytest.mark.parametrize("items", [["a", "b", "c"], ["alice", "bob", "carol", "dave", "erin"]])
+def test_seeded_shuffle_is_what_the_cli_shuffles(cli: CliRunner, items: list[str]) -> None:
+    result = cli(["shuffle", *items, "--seed", "round 1", "--json"])
+    assert result.code == 0, result.err
+    assert croupier.shuffle(items, seed="round 1") == json.loads(result.out)["items"]
+
+
+def test_long_shuffle_follows_the_cli_rule(cli: CliRunner) -> None:
+    n = 2100
+    result = cli(["shuffle", "--cards", str(n), "--seed", "long", "--json"])
+    assert result.code == 0, result.err
+    shown = json.loads(result.out)
+    assert croupier.shuffle(range(1, n + 1), seed="long") == shown["items"]
+    method = get_shuffle_method(shown["method"])
+    expected = method(list(range(1, n + 1)), UniformSampler(SeededSource("long", "shuffle")))
+    assert expected == shown["items"]
+
+
+@pytest.mark.parametrize("method", ["lehmer", "fisher-yates", "merge-shuffle", "riffle"])
+def test_shuffle_with_a_named_method_is_the_registry_method(method: str) -> None:
+    items = list(range(20))
+    expected = get_shuffle_method(method)(items, UniformSampler(SeededSource("n", "shuffle")))
+    assert croupier.shuffle(items, method=method, seed="n") == expected
+
+
+@given(st.lists(st.integers(), max_size=30))
+def test_shuffle_returns_a_new_permuted_list_and_leaves_the_input(items: list[int]) -> None:
+    before = list(items)
+    out = croupier.shuffle(items, seed="h")
+    assert items == before
+    assert out is not items
+    assert sorted(out) == sorted(items)
+    assert croupier.shuffle(tuple(items), seed="h") == out
+    assert croupier.shuffle(iter(items), seed="h") == out
+
+
+# ------------------------------------------------------------- rank / unrank
+@given(st.data())
+def test_rank_inverts_unrank_in_every_scheme(data: st.DataObject) -> None:
+    scheme = data.draw(st.sampled_from(scheme_names()))
+    lay = make_layout("bridge")
+    base = 1 if scheme.endswith("-1") else 0
+    number = data.draw(st.integers(base, base + lay.count - 1))
+    d = croupier.unrank("bridge", number, scheme)
+    assert croupier.rank(d, scheme) == number
+    assert d == deal_from_number(lay, number, scheme)
+
+
+def test_rank_and_unrank_for_other_games() -> None:
+    d = croupier.deal("cribbage", players=3, seed="r")
+    assert croupier.unrank("cribbage", croupier.rank(d), players=3) == d
+    assert croupier.unrank(None, 5, hands=[2, 1], deck="stripped:A").number == 5
+    with pytest.raises(RankingError, match="bridge deals only"):
+        croupier.rank(d, "pavlicek")
+    with pytest.raises(RankingError, match="out of range"):
+        croupier.unrank("bridge", make_layout("bridge").count)
+
+
+# ------------------------------------------------------------- golden vectors
+def _vector(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("case", _vector("deal_golden.json")["cases"], ids=lambda c: c["seed"])
+def test_deals_reproduce_the_golden_deals(case: dict[str, Any]) -> None:
+    assert case["purpose"] == "deal"
+    kwargs: dict[str, Any] = {"players": case["players"], "method": case["method"]}
+    if case["count"] == 1:
+        got = [croupier.deal(case["game"], seed=case["seed"], **kwargs)]
+    else:
+        got = list(croupier.deals(case["game"], case["count"], seed=case["seed"], **kwargs))
+    assert [str(d.number) for d in got] == [d["number"] for d in case["deals"]]
+    assert [d.bits_used for d in got] == [d["bits_used"] for d in case["deals"]]
+
+
+SHUFFLE_CASES = [
+    c for c in _vector("seeded_v1.json")["shuffles"] if c["purpose"] == "shuffle" and not c["index"]
+]
+
+
+@pytest.mark.parametrize("case", SHUFFLE_CASES, ids=lambda c: f"{c['method']}-{c['n']}")
+def test_shuffles_reproduce_the_golden_shuffles(case: dict[str, Any]) -> None:
+    n, method, seed = case["n"], case["method"], case["seed"]
+    assert croupier.shuffle(range(n), method=method, seed=seed) == case["result"]
+    if n == 52:
+        deck = croupier.Deck(seed=seed)
+        deck.shuffle(method=method)
+        fresh = make_deck("standard")
+        assert list(deck) == [fresh[i] for i in case["result"]]
+        assert deck.last_shuffle_bits == case["bits_used"]
