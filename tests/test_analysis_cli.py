@@ -8,6 +8,8 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CliRunner
 
 
@@ -93,6 +95,22 @@ def test_bad_input_is_one_line_and_exit_2(cli: CliRunner, tmp_path: Path) -> Non
         r = cli(args)
         assert r.code == 2, (args, r.out, r.err)
         assert r.err.startswith("error: ") and r.err.count("\n") == 1, (args, r.err)
+
+
+@pytest.mark.parametrize(
+    ("args", "ending"),
+    [
+        ("swap-any --cards 12 --exact", "use 1..10 (Monte Carlo with --trials N for bigger decks)"),
+        ("swap-any --cards 9 --engine walk", "use fewer cards or Monte Carlo (--trials N)"),
+        ("lehmer --cards 10 --exact", "out of reach (use Monte Carlo: --trials N)"),
+    ],
+)
+def test_too_big_for_exact_names_the_trials_flag_plainly(
+    cli: CliRunner, args: str, ending: str
+) -> None:
+    r = cli(["analyze", *args.split()])
+    assert r.code == 2 and r.err.startswith("error: ") and r.err.endswith(f"{ending}\n")
+    assert "..." not in r.err and "=" not in r.err and "monte_carlo" not in r.err
 
 
 def test_exact_deal_heatmap_and_engine_choice(cli: CliRunner, tmp_path: Path) -> None:

@@ -174,8 +174,9 @@ def test_deals_is_lazy_but_checks_its_arguments_at_once() -> None:
 def test_deal_accepts_a_layout_and_refuses_to_reshape_it() -> None:
     lay = croupier.layout("go-fish", players=3)
     assert croupier.deal(lay, seed="l") == croupier.deal("go-fish", players=3, seed="l")
-    with pytest.raises(CroupierError, match="players="):
+    with pytest.raises(CroupierError, match="players=") as info:
         croupier.deal(lay, players=4)
+    assert str(info.value).endswith("is already a Layout (build another with croupier.layout)")
 
 
 def test_deal_methods_and_entropy() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import croupier
 from croupier.cards import Card, Rank, Suit, parse_cards
-from croupier.deck import Deck, default_shuffle_method
+from croupier.deck import Deck
 from croupier.decks import deck_names, make_deck
 from croupier.errors import CroupierError, DeckError, NotEnoughCardsError, RangeError, SeedError
 from croupier.html import cards_html
@@ -23,6 +23,7 @@ from croupier.orders import CardNotFoundError, order_names, sort_cards
 from croupier.randomness import SeededSource, UniformSampler, exact_distribution_bits
 from croupier.randomness.source import BitSource
 from croupier.randomness.walk import ReplayBitSource
+from croupier.shuffling import default_shuffle_method
 from tests.conftest import CliRunner
 
 SPADES = parse_cards("AS KS QS JS TS 9S 8S 7S")

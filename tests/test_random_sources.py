@@ -20,12 +20,27 @@ from croupier.randomness import (
     OsRandomSource,
     SeededSource,
     UniformSampler,
+    exact_distribution,
     exact_distribution_bits,
+    exact_distribution_truncated,
     make_source,
 )
+from croupier.randomness.walk import WalkTooLargeError
 from croupier.shuffling import SHUFFLE_METHODS, lehmer_shuffle
 
 # --- exactness of UniformSampler, by enumerating every bit string ---------------------------
+
+
+def test_walks_past_max_leaves_name_the_parameter_plainly() -> None:
+    """The message names ``max_leaves=`` (which the CLI can turn into a flag), not call syntax."""
+    expected = "more than 2 random paths; use a smaller case or a larger max_leaves="
+    with pytest.raises(WalkTooLargeError) as tree:
+        exact_distribution(lambda c: c.below(3), max_leaves=2)
+    with pytest.raises(WalkTooLargeError) as truncated:
+        exact_distribution_truncated(lambda c: c.below(3), 5, max_leaves=2)
+    with pytest.raises(WalkTooLargeError) as bits:
+        exact_distribution_bits(lambda s: s.bits(2), 4, max_leaves=2)
+    assert str(tree.value) == str(truncated.value) == str(bits.value) == expected
 
 
 @pytest.mark.parametrize("n", [*range(1, 14), 52, 100])

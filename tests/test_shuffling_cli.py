@@ -8,6 +8,7 @@ import json
 import math
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,12 @@ from croupier.cli.shuffle_cmd import LEHMER_MAX_ITEMS
 from croupier.randomness import SeededSource, UniformSampler
 from croupier.shuffling import (
     FLAWED_METHODS,
+    LEHMER_ONE_DRAW_LIMIT,
     SHUFFLE_METHODS,
     fisher_yates,
     lehmer_shuffle,
     unrank_permutation,
 )
-from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
 from tests.conftest import VECTORS, CliRunner
 
 
@@ -389,6 +390,32 @@ def test_the_deck_class_follows_the_same_rule(cli: CliRunner, deck: str) -> None
     assert doc["method"] == (
         "lehmer" if len(game_deck) <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates"
     )
+
+
+def test_the_size_rule_has_one_home_in_the_shuffling_layer() -> None:
+    import croupier.cli.shuffle_cmd as shuffle_cmd
+    import croupier.deck
+    import croupier.shuffling
+
+    rule = croupier.shuffling.default_shuffle_method
+    assert rule.__module__ == "croupier.shuffling.registry"
+    assert "default_shuffle_method" not in croupier.deck.__all__
+    assert shuffle_cmd.default_shuffle_method is rule
+    assert croupier.deck.default_shuffle_method is rule  # imported by Deck.shuffle, not redefined
+    assert croupier.shuffling.LEHMER_ONE_DRAW_LIMIT == 2048
+
+
+def test_croupier_shuffle_starts_without_the_deck_module() -> None:
+    code = (
+        "import sys\n"
+        "from croupier.cli.app import run\n"
+        "assert run(['shuffle', '--deck', 'euchre', '--seed', 'startup check']) == 0\n"
+        "print('croupier.deck' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.splitlines()[-1] == "False"
 
 
 def test_top_level_shuffle_follows_the_same_rule() -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from croupier.boards import parse_board_range
-from croupier.errors import SeedError
+from croupier.errors import MissingExtraError, SeedError
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.tournament import bigdeal as tb
 from croupier.tournament.bigdeal import (
@@ -91,6 +92,27 @@ def test_ripemd160_falls_back_to_pycryptodome(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(tb.hashlib, "new", no_ripemd)
     assert ripemd160(b"abc") == expected
     assert expected.hex() == "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"  # published test vector
+
+
+def test_ripemd160_missing_everywhere_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, cli: CliRunner
+) -> None:
+    real_new = hashlib.new
+
+    def no_ripemd(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.lower() == "ripemd160":
+            raise ValueError("unsupported hash type ripemd160")
+        return real_new(name, *args, **kwargs)
+
+    monkeypatch.setattr(tb.hashlib, "new", no_ripemd)
+    monkeypatch.setitem(sys.modules, "Crypto", None)  # pycryptodome not installed
+    monkeypatch.setitem(sys.modules, "Crypto.Hash", None)
+    with pytest.raises(MissingExtraError, match=r"needs RIPEMD-160") as info:
+        ripemd160(b"abc")
+    assert str(info.value).endswith(": pip install 'croupier[ripemd]'")
+    r = cli(["bigdeal", "--owner", "club", "--hash", "01" * 20, "--boards", "1"])
+    assert r.code == 2 and r.out == ""
+    assert r.err == f"error: {info.value}\n"
 
 
 @pytest.mark.parametrize("bad", ["", "abc", "g" * 40, "0" * 39, "0" * 41])

@@ -207,7 +207,7 @@ def _layout_of(
         if players is not None or hands is not None or deck is not None:
             raise CroupierError(
                 f"players=, hands= and deck= shape a game given by name; {game.game!r} is "
-                "already a Layout (build another with croupier.layout(...))"
+                "already a Layout (build another with croupier.layout)"
             )
         return game
     return make_layout(game, players=players, hands=hands, deck=deck)
@@ -312,9 +312,9 @@ def shuffle(
     >>> shuffle(range(5), seed=7) == shuffle(range(5), source=source(seed=7, purpose="shuffle"))
     True
     """
-    from croupier.deck import SHUFFLE_PURPOSE, default_shuffle_method
+    from croupier.deck import SHUFFLE_PURPOSE
     from croupier.randomness.uniform import UniformSampler
-    from croupier.shuffling.registry import get_shuffle_method
+    from croupier.shuffling.registry import default_shuffle_method, get_shuffle_method
 
     values = list(items)
     chosen = default_shuffle_method(len(values)) if method is None else get_shuffle_method(method)

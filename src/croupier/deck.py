@@ -48,27 +48,14 @@ from croupier.orders import DEFAULT_ORDER, CardNotFoundError, CardOrder, sort_ca
 from croupier.randomness.options import make_source
 from croupier.randomness.source import OsRandomSource, RandomSource
 from croupier.randomness.uniform import UniformSampler
-from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
-from croupier.shuffling.registry import ShuffleMethod, get_shuffle_method
+from croupier.shuffling.registry import default_shuffle_method, get_shuffle_method
 
-__all__ = ["SHUFFLE_PURPOSE", "Deck", "default_shuffle_method", "seed_text"]
+__all__ = ["SHUFFLE_PURPOSE", "Deck", "seed_text"]
 
 SHUFFLE_PURPOSE = "shuffle"
 """The purpose a ``seed=`` is derived with, the same as ``croupier shuffle --seed``."""
 
 _REPR_CARDS = 10
-
-
-def default_shuffle_method(n: int) -> ShuffleMethod:
-    """The shuffle used when none is named: ``lehmer`` up to 2,048 items, else ``fisher-yates``.
-
-    The same rule as ``croupier shuffle``, so a seed gives the same order in
-    the library and on the command line.
-
-    >>> default_shuffle_method(52).name, default_shuffle_method(5000).name
-    ('lehmer', 'fisher-yates')
-    """
-    return get_shuffle_method("lehmer" if n <= LEHMER_ONE_DRAW_LIMIT else "fisher-yates")
 
 
 def seed_text(seed: str | int | None) -> str | None:
@@ -473,7 +460,8 @@ class Deck:
         """Shuffle in place with ``method`` (see :mod:`croupier.shuffling.registry`).
 
         The default method is the exactly uniform ``lehmer`` (``fisher-yates`` above
-        2,048 cards), the same rule as ``croupier shuffle``.  Randomness comes
+        2,048 cards): :func:`croupier.shuffling.default_shuffle_method`, the rule
+        ``croupier shuffle`` uses.  Randomness comes
         from ``source``, else the deck's own source, else the OS CSPRNG.
         :attr:`last_shuffle_bits` and :attr:`shuffle_bits` count the bits used.
 

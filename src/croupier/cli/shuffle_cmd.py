@@ -3,8 +3,8 @@
 One module-level Typer app (:data:`app`).  The methods named in the help and
 accepted by ``--method`` come from the library's registries
 (:data:`croupier.shuffling.SHUFFLE_METHODS` and ``FLAWED_METHODS``); the
-default, :data:`AUTO`, is :func:`croupier.deck.default_shuffle_method`'s rule:
-``lehmer`` up to :data:`~croupier.shuffling.fair.LEHMER_ONE_DRAW_LIMIT` items,
+default, :data:`AUTO`, is :func:`croupier.shuffling.default_shuffle_method`'s rule:
+``lehmer`` up to :data:`~croupier.shuffling.LEHMER_ONE_DRAW_LIMIT` items,
 ``fisher-yates`` above.
 
 >>> sorted(typer.main.get_group(app).commands)
@@ -23,7 +23,6 @@ from typing import Annotated, Any
 import typer
 
 from croupier.cli.options import BitsOpt, EntropyOpt, JsonOpt, SeedOpt, method_option, option
-from croupier.deck import default_shuffle_method
 from croupier.decks import make_deck
 from croupier.errors import CroupierError, EntropyExhaustedError, FileFormatError, ShuffleSpecError
 from croupier.randomness import (
@@ -34,8 +33,14 @@ from croupier.randomness import (
     source_note,
 )
 from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
-from croupier.shuffling import FLAWED_METHODS, SHUFFLE_METHODS, ShuffleMethod, get_shuffle_method
-from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
+from croupier.shuffling import (
+    FLAWED_METHODS,
+    LEHMER_ONE_DRAW_LIMIT,
+    SHUFFLE_METHODS,
+    ShuffleMethod,
+    default_shuffle_method,
+    get_shuffle_method,
+)
 
 __all__ = ["AUTO", "LEHMER_MAX_ITEMS", "app", "chosen_method", "shuffle_command"]
 

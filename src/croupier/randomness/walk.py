@@ -75,6 +75,12 @@ class ScriptedChooser:
         return value
 
 
+def _too_many_paths(max_leaves: int) -> WalkTooLargeError:
+    return WalkTooLargeError(
+        f"more than {max_leaves} random paths; use a smaller case or a larger max_leaves="
+    )
+
+
 def exact_distribution(
     algorithm: Callable[[Chooser], T], *, max_leaves: int = 2_000_000
 ) -> dict[T, Fraction]:
@@ -136,9 +142,7 @@ def _walk(
             continue
         leaves += 1
         if leaves > max_leaves:
-            raise WalkTooLargeError(
-                f"more than {max_leaves} random paths; use a smaller case or raise max_leaves"
-            )
+            raise _too_many_paths(max_leaves)
         result[outcome] = result.get(outcome, Fraction(0)) + weight
     return dict(sorted(result.items(), key=lambda kv: repr(kv[0]))), unfinished
 
@@ -209,9 +213,7 @@ def exact_distribution_bits(
             continue
         leaves += 1
         if leaves > max_leaves:
-            raise WalkTooLargeError(
-                f"more than {max_leaves} random paths; use a smaller case or raise max_leaves"
-            )
+            raise _too_many_paths(max_leaves)
         p, e = result.get(outcome, (Fraction(0), Fraction(0)))
         result[outcome] = (p + weight, e + weight * used)
     return dict(sorted(result.items(), key=lambda kv: repr(kv[0]))), unfinished

@@ -23,15 +23,19 @@ from croupier.shuffling.lehmer import (
 from croupier.shuffling.models import gsr_riffle, overhand_pemantle
 from croupier.shuffling.registry import (
     FLAWED_METHODS,
+    LEHMER_ONE_DRAW_LIMIT,
     SHUFFLE_METHODS,
     ShuffleMethod,
+    default_shuffle_method,
     get_shuffle_method,
 )
 
 __all__ = [
     "FLAWED_METHODS",
+    "LEHMER_ONE_DRAW_LIMIT",
     "SHUFFLE_METHODS",
     "ShuffleMethod",
+    "default_shuffle_method",
     "fisher_yates",
     "fisher_yates_inplace",
     "get_shuffle_method",

@@ -6,6 +6,8 @@ method is called as ``method(seq, chooser)`` and returns a new list.
 
 >>> SHUFFLE_METHODS["fisher-yates"].uniform, FLAWED_METHODS["swap-any"].uniform
 (True, False)
+>>> default_shuffle_method(52).name
+'lehmer'
 >>> from croupier.randomness import ScriptedChooser
 >>> SHUFFLE_METHODS["lehmer"]("abc", ScriptedChooser([5]))
 ['c', 'b', 'a']
@@ -20,8 +22,16 @@ from typing import Any
 from croupier.errors import ShuffleSpecError
 from croupier.randomness.uniform import Chooser
 from croupier.shuffling import fair, flawed, models
+from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
 
-__all__ = ["FLAWED_METHODS", "SHUFFLE_METHODS", "ShuffleMethod", "get_shuffle_method"]
+__all__ = [
+    "FLAWED_METHODS",
+    "LEHMER_ONE_DRAW_LIMIT",
+    "SHUFFLE_METHODS",
+    "ShuffleMethod",
+    "default_shuffle_method",
+    "get_shuffle_method",
+]
 
 
 @dataclass(frozen=True)
@@ -164,3 +174,18 @@ def get_shuffle_method(name: str) -> ShuffleMethod:
             f" (flawed, for study: {', '.join(FLAWED_METHODS)})"
         )
     return method
+
+
+def default_shuffle_method(n: int) -> ShuffleMethod:
+    """The shuffle for ``n`` items when none is named: ``lehmer`` to 2,048, else ``fisher-yates``.
+
+    The one home of this rule: :func:`croupier.shuffle`, :class:`croupier.Deck`
+    and ``croupier shuffle --method auto`` all call it, so a seed gives the same
+    order in the library and on the command line.  The bound is
+    :data:`~croupier.shuffling.fair.LEHMER_ONE_DRAW_LIMIT`, the largest ``n``
+    whose ``n!`` ``lehmer`` draws as one number.
+
+    >>> default_shuffle_method(2048).name, default_shuffle_method(2049).name
+    ('lehmer', 'fisher-yates')
+    """
+    return get_shuffle_method("lehmer" if n <= fair.LEHMER_ONE_DRAW_LIMIT else "fisher-yates")

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from croupier.boards import Board
-from croupier.errors import SeedError
+from croupier.errors import MissingExtraError, SeedError
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
 __all__ = [
@@ -59,10 +59,10 @@ def ripemd160(data: bytes) -> bytes:
         pass
     try:
         from Crypto.Hash import RIPEMD160  # pycryptodome
-    except ImportError as exc:  # pragma: no cover - depends on the platform
-        raise SeedError(
-            "RIPEMD-160 is unavailable: this OpenSSL lacks it and pycryptodome is not "
-            "installed; install croupier[ripemd]"
+    except ImportError as exc:
+        raise MissingExtraError(
+            "Big Deal hashing needs RIPEMD-160 (missing from this OpenSSL) or pycryptodome:"
+            " pip install 'croupier[ripemd]'"
         ) from exc
     digest: Any = RIPEMD160.new(data).digest()
     return bytes(digest)
