@@ -80,8 +80,8 @@ def test_board_numbers_do_not_enter_the_hash() -> None:
     assert [b.number for b in high] == list(range(17, 33))
 
 
-def test_ripemd160_falls_back_to_pycryptodome(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected = ripemd160(b"abc")
+def _hide_ripemd_from_hashlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make hashlib behave like an OpenSSL built without RIPEMD-160."""
     real_new = hashlib.new
 
     def no_ripemd(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -90,6 +90,11 @@ def test_ripemd160_falls_back_to_pycryptodome(monkeypatch: pytest.MonkeyPatch) -
         return real_new(name, *args, **kwargs)
 
     monkeypatch.setattr(tb.hashlib, "new", no_ripemd)
+
+
+def test_ripemd160_falls_back_to_pycryptodome(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = ripemd160(b"abc")
+    _hide_ripemd_from_hashlib(monkeypatch)
     assert ripemd160(b"abc") == expected
     assert expected.hex() == "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"  # published test vector
 
@@ -97,14 +102,7 @@ def test_ripemd160_falls_back_to_pycryptodome(monkeypatch: pytest.MonkeyPatch) -
 def test_ripemd160_missing_everywhere_names_the_extra(
     monkeypatch: pytest.MonkeyPatch, cli: CliRunner
 ) -> None:
-    real_new = hashlib.new
-
-    def no_ripemd(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.lower() == "ripemd160":
-            raise ValueError("unsupported hash type ripemd160")
-        return real_new(name, *args, **kwargs)
-
-    monkeypatch.setattr(tb.hashlib, "new", no_ripemd)
+    _hide_ripemd_from_hashlib(monkeypatch)
     monkeypatch.setitem(sys.modules, "Crypto", None)  # pycryptodome not installed
     monkeypatch.setitem(sys.modules, "Crypto.Hash", None)
     with pytest.raises(MissingExtraError, match=r"needs RIPEMD-160") as info:
