@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.cards import Card, Rank, Suit
+from croupier.cli.deal_cmd import SEEDED_LABEL
 from croupier.dealing import deal_from_number, deal_many, make_layout
 from croupier.errors import DealNotationError, LayoutError
 from croupier.formats.deal_csv import format_deals_csv
@@ -222,7 +223,27 @@ def test_cli_same_seed_same_output(cli: CliRunner) -> None:
     b = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn"])
     c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn"])
     assert a.out == b.out != c.out
-    assert len(a.out.splitlines()) == 2
+    # A seeded run is labelled in its output too: a PBN comment line, then the deals.
+    assert a.out.splitlines()[0] == f"% {SEEDED_LABEL}" and len(a.out.splitlines()) == 3
+
+
+def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> None:
+    seed = "club night secret 12"
+    text = cli(["deal", "--seed", seed])
+    pbn = cli(["deal", "--seed", seed, "--format", "pbn", "--count", "2"])
+    first = text.out.splitlines()[0]
+    assert first.startswith("seeded: ") and "croupier-seeded/1" in first
+    assert "secret" in first and "reproducible" in first
+    assert text.out.splitlines()[1].startswith("bridge deal ")  # then the deal as before
+    assert pbn.out.splitlines()[0] == f"% {first}"  # a PBN comment line
+    for r in (text, pbn):  # the label never quotes the seed itself
+        assert seed not in r.out
+    # Not seeded: no label; JSON says where the deal came from in its "source" field.
+    for args in (["deal"], ["deal", "--format", "pbn"], ["deal", "--entropy", "hex:" + "5a" * 24]):
+        assert not cli(args).out.startswith(("seeded", "%"))
+    assert json.loads(cli(["deal", "--seed", seed, "--json"]).out)["source"] == "seeded"
+    jsonl = cli(["deal", "--seed", seed, "-n", "2", "-f", "jsonl"]).out.splitlines()
+    assert [json.loads(line)["source"] for line in jsonl] == ["seeded", "seeded"]
 
 
 def test_cli_custom_hands_and_methods(cli: CliRunner) -> None:
@@ -380,7 +401,11 @@ def test_cli_says_where_the_randomness_came_from_on_stderr(
     if fmt == "json":
         assert json.loads(r.out)["source"] in {"os-csprng", "seeded", "entropy"}
     elif fmt == "pbn":
-        parse_pbn_deal(r.out.strip())
+        lines = r.out.splitlines()
+        if "--seed" in source_args:  # the seeded label is a PBN comment line
+            assert lines.pop(0) == f"% {SEEDED_LABEL}"
+        assert not any(line.startswith("%") for line in lines)
+        parse_pbn_deal(lines[0])
 
 
 def test_cli_short_seed_is_loudly_labelled(cli: CliRunner) -> None:
@@ -392,7 +417,7 @@ def test_cli_short_seed_is_loudly_labelled(cli: CliRunner) -> None:
         note
         == "dealt 2 deals with optimal from the seed: reproducible, and only as secret as the seed"
     )
-    assert len(r.out.splitlines()) == 2
+    assert r.out.splitlines()[0] == f"% {SEEDED_LABEL}" and len(r.out.splitlines()) == 3
 
 
 def test_cli_dice_shortfall_is_exact_when_37_rolls_are_rejected(cli: CliRunner) -> None:

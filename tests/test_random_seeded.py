@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from croupier.errors import SeedError
 from croupier.randomness import SeededSource, UniformSampler, make_source, parse_seed
 from croupier.shuffling import SHUFFLE_METHODS
-from tests.conftest import VECTORS
+from tests.conftest import VECTORS, CliRunner
 
 DOC = json.loads((VECTORS / "seeded_v1.json").read_text(encoding="utf-8"))
 
@@ -309,3 +309,97 @@ def test_stream_is_independent_of_request_sizes(sizes: list[int]) -> None:
     for k in sizes:
         value = (value << k) | src.bits(k)
     assert value == whole
+
+
+# --- seed strength ----------------------------------------------------------------------------
+
+BRIDGE = math.log2(math.factorial(52) // math.factorial(13) ** 4)  # ~2^95.4 deals
+
+
+def _random_bytes(n: int, label: str) -> bytes:
+    """``n`` bytes that behave like CSPRNG output (SHAKE-256), reproducibly."""
+    return hashlib.shake_256(label.encode()).digest(n)
+
+
+@pytest.mark.parametrize(
+    ("seed", "reason"),
+    [
+        ("a" * 24, "repetition"),
+        ("hex:" + "00" * 32, "repetition"),
+        ("1234567890123", "sequence"),
+        ("abababababababababababababab", "repetition"),
+        ("passwordpasswordpassword", "repetition"),
+        ("qwertyuiopasdfghjklzxcvbnm", "common words"),
+        ("31415926535897932384626433", "digits only"),
+    ],
+)
+def test_long_but_guessable_seeds_are_labelled(seed: str, reason: str) -> None:
+    source = make_source(seed=seed)
+    assert isinstance(source, SeededSource) and source.seed_bits > BRIDGE  # long enough...
+    warning = make_seed_warning(source)
+    assert warning is not None and reason in warning  # ...but labelled, with the reason
+    assert "guessable in about 2^" in warning and "only as secret as the seed" in warning
+
+
+def make_seed_warning(source: SeededSource) -> str | None:
+    from croupier.randomness import seed_warning
+
+    return seed_warning(source, BRIDGE, "~2^95.4 deals of bridge")
+
+
+@pytest.mark.parametrize("size", [12, 16, 29, 32, 64])
+def test_random_bytes_score_their_full_length(size: int) -> None:
+    from croupier.randomness.seed_strength import seed_strength
+
+    for i in range(100):
+        seed = _random_bytes(size, f"strength {size} {i}")
+        assert seed_strength(seed).bits == 8 * size
+    # so 12 random bytes (96 bits) pass for one bridge deal, and a 'hex:' seed does too
+    assert make_seed_warning(SeededSource(_random_bytes(12, "bridge"))) is None
+    assert make_seed_warning(SeededSource("hex:" + _random_bytes(16, "hex").hex())) is None
+
+
+def test_estimates_follow_the_documented_costs() -> None:
+    from croupier.randomness.seed_strength import COMMON_WORDS, seed_strength
+
+    # one character, then one copy at distance 1: log2(26) + 1 + log2(n - 1)
+    for n in (8, 24, 200):
+        assert seed_strength(b"z" * n).bits <= math.log2(26) + 1 + math.log2(n - 1) + 1e-9
+    # digits only: never more than a run of digits, 3 + log2(10) per digit
+    digits = "".join(str(b % 10) for b in _random_bytes(40, "digits")).encode()
+    assert seed_strength(digits).bits <= 3 + 40 * math.log2(10) + 1e-9
+    # a common word costs log2 of the list's length (+1 bit when capitalised)
+    assert round(math.log2(len(COMMON_WORDS)), 1) == 7.3  # the figure in docs/randomness.md
+    assert seed_strength(b"Password").bits <= math.log2(len(COMMON_WORDS)) + 1 + 1e-9
+    # hex text carries 4 bits per digit, not log2(36)
+    assert seed_strength(_random_bytes(16, "hex text").hex().encode()).bits <= 128 + 1e-9
+    # never more than 8 bits per byte, never negative
+    for seed in (b"x", b"\x00", "ñ".encode(), _random_bytes(300, "long")):
+        assert 0 <= seed_strength(seed).bits <= 8 * len(seed)
+
+
+def test_huge_seeds_are_estimated_in_bounded_work() -> None:
+    from croupier.randomness.seed_strength import seed_strength
+
+    repeated = seed_strength(b"x" * 1_000_000)  # only the first 256 characters are analysed
+    assert repeated.bits < 10_000 and repeated.reason == "repetition"  # of 8,000,000
+    random_tail = _random_bytes(100_000, "tail")
+    assert seed_strength(random_tail).bits == 8 * len(random_tail)  # incompressible
+
+
+def test_short_seeds_keep_their_byte_bound_message_and_add_the_estimate() -> None:
+    warning = make_seed_warning(SeededSource("42"))
+    assert warning is not None
+    assert warning.startswith("the seed has at most 16 bits, so it can reach at most 2^16 of")
+    assert "guessable in about 2^7 tries (digits only)" in warning  # 2 * log2(10) = 6.6
+
+
+def test_the_cli_labels_a_long_guessable_seed(cli: CliRunner) -> None:
+    r = cli(["deal", "--seed", "a" * 24, "--format", "pbn"])
+    assert r.code == 0
+    assert any(
+        line.startswith("warning: the seed looks guessable") and "repetition" in line
+        for line in r.err.splitlines()
+    )
+    strong = cli(["deal", "--seed", "hex:" + _random_bytes(16, "cli").hex(), "--format", "pbn"])
+    assert strong.code == 0 and "warning" not in strong.err

@@ -348,3 +348,26 @@ def test_dice_are_never_reused_or_padded(rolls: list[int], n: int) -> None:
         used = len(rolls) - src.remaining
         again = EntropySource.parse("dice:" + ",".join(map(str, rolls[:used])))
         assert lehmer_shuffle(range(n), UniformSampler(again)) == out
+
+
+def test_copies_have_their_own_lock_and_never_share_os_bits() -> None:
+    import copy
+    import pickle
+
+    os_source = OsRandomSource()
+    os_source.bits(5)  # a block is now held
+    twins = [copy.deepcopy(os_source), pickle.loads(pickle.dumps(os_source))]
+    draws = [s.bits(256) for s in (os_source, *twins)]
+    assert len(set(draws)) == 3  # a copy forgets the held OS block, like a forked child
+    sampler = UniformSampler(OsRandomSource(), margin_bits=64)
+    sampler.below(6)
+    assert sampler.leftover_bits > 60
+    assert copy.deepcopy(sampler).leftover_bits == 0  # held OS randomness is not copied
+    # reproducible sources and their samplers continue identically, as copies should
+    seeded_like = UniformSampler(NumpySource(7), margin_bits=32)
+    seeded_like.below(52)
+    twin = pickle.loads(pickle.dumps(seeded_like))
+    assert [twin.below(1000) for _ in range(20)] == [seeded_like.below(1000) for _ in range(20)]
+    dice = EntropySource.parse("dice:1,2,3")
+    dice.draw(1)
+    assert copy.deepcopy(dice).draw(1) == dice.draw(1) == (1, 6)

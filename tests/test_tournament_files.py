@@ -85,3 +85,18 @@ def test_cli_reading_a_folder_is_a_one_line_error(cli: CliRunner, tmp_path: Path
     folder.mkdir()
     r = cli(["squaredeal", "publish", str(folder)])
     assert r.code == 2 and "is a folder; give a file" in r.err and r.err.count("\n") == 1
+
+
+def test_overwrite_can_name_the_files_that_may_be_replaced(tmp_path: Path) -> None:
+    # One step that rewrites one file and creates another (as publishing keys does) must still
+    # never replace the file meant to be new.
+    old, new = tmp_path / "EV.sqd", tmp_path / "EV.sqk"
+    old.write_bytes(b"old")
+    new.write_bytes(b"someone else's")
+    with pytest.raises(ExistingFileError, match=r"EV\.sqk"):
+        files.write_files_atomically([(new, b"keys"), (old, b"event")], overwrite=[old])
+    assert old.read_bytes() == b"old" and new.read_bytes() == b"someone else's"
+    new.unlink()
+    files.write_files_atomically([(new, b"keys"), (old, b"event")], overwrite=[old])
+    assert old.read_bytes() == b"event" and new.read_bytes() == b"keys"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["EV.sqd", "EV.sqk"]

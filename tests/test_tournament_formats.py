@@ -21,7 +21,12 @@ from croupier.formats.board_csv import (
     parse_board_csv,
     parse_board_lines,
 )
-from croupier.formats.board_files import format_for_path, read_boards, render_boards
+from croupier.formats.board_files import (
+    MAX_BOARD_FILE_BYTES,
+    format_for_path,
+    read_boards,
+    render_boards,
+)
 from croupier.formats.dlm import dlm_check_number, format_dlm_file, parse_dlm_file
 from croupier.formats.dup import DUP_SUIT_BYTES, format_dup_file, parse_dup_file
 from croupier.formats.hand_record_html import format_hand_record_html
@@ -314,15 +319,57 @@ def test_lines_are_numbered_from_first_board() -> None:
         (
             format_lin_file(BOARDS[:1]).replace("Board 1|", "Board 1000|").encode(),
             "lin",
-            "x.f: board number 1000 out of range",
+            "x.f line 1: board label 'Board 1000' holds no board number 1..999",
         ),
         ('[Board "\u00b2"]\n[Deal "N:- - - -"]\n'.encode(), "pbn", "is not a board number"),
         ('[Board "\u0663"]\n[Deal "N:- - - -"]\n'.encode(), "pbn", "is not a board number"),
+        # numbers past Python's 4,300-digit int() guard: refused by length, quoted short
+        (('[Board "' + "9" * 5000 + '"]\n[Deal "N:- - - -"]\n').encode(), "pbn", "5000 char"),
+        (
+            format_lin_file(BOARDS[:1]).replace("Board 1|", f"Board {'7' * 5000}|").encode(),
+            "lin",
+            "x.f line 1: board label .* holds no board number",
+        ),
+        (
+            f"[Document]\nBoard {'1' * 5000}=aaaaaabffffffkkkkkklpppppp000\n".encode(),
+            "dlm",
+            "x.f line 2: bad board line",
+        ),
+        (("board,north,east,south,west\n" + "9" * 5000 + ",-,-,-,-\n").encode(), "csv", "5000"),
+        ("board,north,east,south,west\n\u00b2,-,-,-,-\n".encode(), "csv", "not a board number"),
     ],
 )
 def test_bad_board_numbers_in_files(data: bytes, fmt: str, needle: str) -> None:
-    with pytest.raises(FileFormatError, match=needle):
+    with pytest.raises(FileFormatError, match=needle) as caught:
         read_boards(data, fmt, source="x.f")
+    assert len(str(caught.value)) < 200 and "\n" not in str(caught.value)
+
+
+def test_csv_with_cr_line_ends_and_oversized_fields() -> None:
+    # CR-only line ends (old Mac files) read like CRLF ones; the csv module's own errors
+    # (a field over its size limit) become one-line FileFormatErrors.
+    text = format_board_csv(BOARDS[:3])
+    assert parse_board_csv(text.replace("\r\n", "\r")) == BOARDS[:3]
+    assert parse_board_csv(text.replace("\r\n", "\n")) == BOARDS[:3]
+    huge = text + '4,"' + "A" * 200_000 + '",-,-,-\r\n'
+    with pytest.raises(FileFormatError, match=r"^x.csv line \d+: bad CSV: field larger") as caught:
+        parse_board_csv(huge, source="x.csv")
+    assert len(str(caught.value)) < 200
+
+
+def test_messages_quote_bad_input_short() -> None:
+    # A long malformed line or deal is quoted as a short escaped excerpt, never whole.
+    long_tag = "[" + "x\x00" * 5000 + "\n"
+    with pytest.raises(FileFormatError, match=r"malformed tag '\[x\\x00.*\.\.\. \(10001") as c:
+        parse_pbn_file(long_tag, source="a.pbn")
+    assert len(str(c.value)) < 200
+    long_deal = '[Board "1"]\n[Deal "N:' + "A" * 10_000 + '"]\n'
+    with pytest.raises(FileFormatError) as c:
+        parse_pbn_file(long_deal, source="a.pbn")
+    assert len(str(c.value)) < 300
+    with pytest.raises(FileFormatError) as c:
+        parse_lin_file("md|3" + "S" * 10_000 + ",x,y|", source="a.lin")
+    assert len(str(c.value)) < 300
 
 
 def test_format_for_path() -> None:
@@ -352,3 +399,11 @@ def test_cli_bigdeal_formats(cli: CliRunner, tmp_path: Path) -> None:
         assert r.code == 0, r.err
         if fmt != "html":
             assert [b.goedel is None for b in read_boards(out.read_bytes(), fmt)] == [True] * 3
+
+
+def test_oversized_board_files_are_refused_unparsed() -> None:
+    data = render_boards(BOARDS[:1], "pbn")
+    padded = data + b"%" * (MAX_BOARD_FILE_BYTES - len(data))
+    assert read_boards(padded, "pbn") == BOARDS[:1]
+    with pytest.raises(FileFormatError, match=f"^x.pbn: {MAX_BOARD_FILE_BYTES + 1} bytes"):
+        read_boards(padded + b"%", "pbn", source="x.pbn")

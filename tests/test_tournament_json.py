@@ -116,12 +116,13 @@ def test_boards_json(cli: CliRunner, tmp_path: Path) -> None:
     assert set(obj) == _documented_keys("`boards new-key`")
     key = parse_key(key_file.read_text())
     assert obj == {"key_file": str(key_file), "algorithm": "croupier-boards/1", "event": "Cup",
-                   "commitment": commitment(key, "Cup")}  # fmt: skip
+                   "plan": None, "commitment": commitment(key, "Cup")}  # fmt: skip
     obj = _json(cli, ["boards", "commitment", "-e", "Cup", "--key-file", str(key_file)])
     assert set(obj) == _documented_keys("`boards commitment`")
     assert obj == {
         "algorithm": "croupier-boards/1",
         "event": "Cup",
+        "plan": None,
         "commitment": commitment(key, "Cup"),
     }
     base = ["-e", "Cup", "--key-file", str(key_file), "--dv", "7", "--session", "2"]
@@ -144,7 +145,8 @@ def test_boards_json(cli: CliRunner, tmp_path: Path) -> None:
     (check,) = obj["files"]
     assert set(check) == _documented_keys("each file") and check["boards"] == 3
     assert [(m["board"], m["what"]) for m in check["mismatches"]] == [(7, "missing")]
-    obj = _json(cli, [*verify[:-1], "00" * 32, str(out)], code=1)
+    assert obj["notes"] and "croupier-boards/1 commits to the key and event only" in obj["notes"][0]
+    obj = _json(cli, [*verify[:-1], "00" * 32, "-b", "5-6", str(out)], code=1)
     assert obj["keys"]["ok"] is False and obj["keys"]["published"] == "00" * 32
 
 

@@ -214,9 +214,15 @@ def test_malformed_sqd(cli: CliRunner, tmp_path: Path, sqd_text: str, needle: st
 @pytest.mark.parametrize(
     ("sqk_text", "needle"),
     [
-        ("1,0:abc\r\nnonsense\r\n", "line 2: bad key line 'nonsense'"),
-        ("1,0:abc-def\r\n", "line 1: bad key line"),
+        ("1,0:abc\r\nnonsense\r\n", "line 2: bad key line (not shown"),
+        ("1,0:abc-def\r\n", "line 1: bad key '1,0' (not shown"),
         ("1,0:abc\r\n1,0:abd\r\n", "line 2: key '1,0' appears twice"),
+        ("1,0:" + "k" * 59 + "\r\n0,1:" + "s" * 60 + "\r\n", "line 2: bad key line (not shown"),
+        ("1,0:" + "k" * 1001 + "\r\n", "line 1: bad key '1,0' (not shown"),
+        ("1,0:abc\r\n" + "9" * 5000 + ",1:abc\r\n", "line 2: bad key line"),
+        ("1,0:abc\r\n1,٣:abc\r\n", "line 2: bad key line"),
+        ("1,0:abc\r\n1,10000:abc\r\n", "session 0..9999"),
+        ("1,0:ab\u00e9c\r\n", "line 1: bad key '1,0'"),
     ],
 )
 def test_malformed_sqk(cli: CliRunner, tmp_path: Path, sqk_text: str, needle: str) -> None:
@@ -227,6 +233,9 @@ def test_malformed_sqk(cli: CliRunner, tmp_path: Path, sqk_text: str, needle: st
     r = cli(["squaredeal", "make", str(sqd), "--keys", str(sqk), "--sessions", "1/1"])
     assert r.code == 2
     assert needle in r.err and r.err.count("\n") == 1
+    # the key file's lines are never quoted back: they may hold secret keys
+    assert "abc" not in r.err and "kkk" not in r.err and "sss" not in r.err
+    assert len(r.err) < 200
 
 
 def test_missing_dv_unknown_phase_and_bad_sessions(cli: CliRunner, syn: Path) -> None:
@@ -337,7 +346,13 @@ def test_phase_with_boards_chosen_at_dealing_time(cli: CliRunner, tmp_path: Path
     )
     assert r.code == 0, r.err
     r = cli(["squaredeal", "verify", str(sqd), str(sqk), str(out / "ASK.pbn")])
+    assert r.code == 2 and "chosen at dealing time ('?'): give --boards A-B" in r.err
+    r = cli(["squaredeal", "verify", str(sqd), str(sqk), "--boards", "4-6", str(out / "ASK.pbn")])
     assert r.code == 0 and "3 boards match" in r.out
+    assert "NOTE boards 4-6 of the phases whose boards are chosen at dealing time" in r.out
+    # the last board dropped, or the range announced differently: the file no longer passes
+    r = cli(["squaredeal", "verify", str(sqd), str(sqk), "--boards", "4-7", str(out / "ASK.pbn")])
+    assert r.code == 1 and "FAIL ASK.pbn board 7: missing from the file" in r.out
 
 
 def test_set_dv_refuses_surrounding_whitespace(cli: CliRunner, syn: Path) -> None:
@@ -369,8 +384,8 @@ def test_verify_empty_file_of_a_question_mark_phase(cli: CliRunner, tmp_path: Pa
     assert cli(["squaredeal", "publish", str(sqd)]).code == 0
     assert cli(["squaredeal", "set-dv", str(sqd), "42"]).code == 0
     (tmp_path / "ASK.pbn").write_text("% PBN 2.1\n")
-    r = cli(["squaredeal", "verify", str(sqd), str(sqk), str(tmp_path / "ASK.pbn")])
-    assert r.code == 1 and "FAIL ASK.pbn board 1: missing from the file" in r.out
+    r = cli(["squaredeal", "verify", str(sqd), str(sqk), "-b", "1-2", str(tmp_path / "ASK.pbn")])
+    assert r.code == 1 and "FAIL ASK.pbn: no boards in the file" in r.out
 
 
 def test_make_out_must_be_a_folder(cli: CliRunner, syn: Path) -> None:

@@ -1,4 +1,4 @@
-"""croupier-boards/1: the vectors of docs/verifiable-dealing.md, checked by an independent
+"""croupier-boards/1 and /2: the vectors of docs/verifiable-dealing.md, checked by an independent
 implementation written from that page, plus random access, commitments and the CLI."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from croupier.errors import SeedError
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from croupier.tournament.board_plan import BoardPlan, BoardPlanError
 from croupier.tournament.verifiable import (
     board_goedel,
     commitment,
@@ -22,7 +23,9 @@ from croupier.tournament.verifiable import (
     make_board,
     make_boards,
     parse_key,
+    plan_commitment,
     verify_commitment,
+    verify_plan_commitment,
 )
 from tests.conftest import ROOT, CliRunner
 
@@ -30,6 +33,9 @@ DOC = (ROOT / "docs" / "verifiable-dealing.md").read_text(encoding="utf-8")
 _BLOCK = re.search(r"<!-- croupier-boards/1 vectors -->\n```json\n(.*?)\n```", DOC, re.DOTALL)
 assert _BLOCK is not None, "docs/verifiable-dealing.md lost its vector block"
 VECTORS_DOC: dict[str, Any] = json.loads(_BLOCK.group(1))
+_BLOCK2 = re.search(r"<!-- croupier-boards/2 vectors -->\n```json\n(.*?)\n```", DOC, re.DOTALL)
+assert _BLOCK2 is not None, "docs/verifiable-dealing.md lost its croupier-boards/2 vector block"
+VECTORS_DOC2: dict[str, Any] = json.loads(_BLOCK2.group(1))
 D = 53644737765488792839237440000  # as printed in the specification
 
 
@@ -92,6 +98,26 @@ def _spec_commitment(key: bytes, event: str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _spec_plan(text: str) -> bytes:
+    # §3.1: items SESSION:BOARDS (N or A-B) separated by ';', sessions ascending, u32 each
+    items = []
+    for item in text.split(";"):
+        session, boards = item.split(":")
+        first, _, last = boards.partition("-")
+        items.append((int(session), int(first) if last else 1, int(last or first)))
+    items.sort()
+    data = len(items).to_bytes(4, "big")
+    for values in items:
+        data += b"".join(v.to_bytes(4, "big") for v in values)
+    return data
+
+
+def _spec_commitment2(key: bytes, event: str, plan: bytes) -> tuple[str, bytes]:
+    data = _field(b"croupier-boards/2 commit") + _field(key) + _field(event.encode())
+    data += _field(plan)
+    return hashlib.sha256(data).hexdigest(), data
+
+
 # -- the vectors ---------------------------------------------------------------------------------
 def test_doc_constant_and_algorithm() -> None:
     assert D == GOEDEL_MAX
@@ -127,6 +153,48 @@ def test_board_vectors(vec: dict[str, Any]) -> None:
     assert format_pbn_deal(goedel_unrank(goedel)) == vec["deal"]
     assert _spec_deal(goedel) == vec["deal"]
     assert (board.dealer, board.vulnerable) == (vec["dealer"], vec["vulnerable"])
+
+
+@pytest.mark.parametrize("vec", VECTORS_DOC2["commitments"], ids=lambda v: v["plan"])
+def test_plan_commitment_vectors(vec: dict[str, str]) -> None:
+    assert VECTORS_DOC2["algorithm"] == "croupier-boards/2"
+    key, plan_bytes = bytes.fromhex(vec["key"]), _spec_plan(vec["plan"])
+    assert plan_bytes.hex() == vec["plan_hex"]
+    value, data = _spec_commitment2(key, vec["event"], plan_bytes)
+    assert value == vec["commitment"]
+    if "sha256_input_hex" in vec:
+        assert data.hex() == vec["sha256_input_hex"]
+    plan = BoardPlan.parse(vec["plan"])
+    assert plan.format() == vec["plan"] and plan.encode() == plan_bytes
+    assert plan_commitment(key, vec["event"], plan) == vec["commitment"]
+    assert verify_plan_commitment(key, vec["event"], plan, vec["commitment"].upper())
+    assert not verify_plan_commitment(key, vec["event"] + " ", plan, vec["commitment"])
+    # a /2 commitment is never the /1 commitment of the same key and event
+    assert commitment(key, vec["event"]) != vec["commitment"]
+
+
+def test_plan_vectors_differ_by_one_board() -> None:
+    first, second = VECTORS_DOC2["commitments"][:2]
+    assert (first["key"], first["event"]) == (second["key"], second["event"])
+    assert first["plan"].replace("17-32", "17-31") == second["plan"]
+    assert first["commitment"] != second["commitment"]
+
+
+def test_plan_order_is_canonical_and_errors() -> None:
+    assert BoardPlan.parse("2:17-32;1:16") == BoardPlan.parse(" 1:1-16 ; 2:17-32 ")
+    for bad, needle in [
+        ("", "is not SESSION:BOARDS"),
+        ("1:1-16;1:17-32", "session 1 is listed twice"),
+        ("0:1-16", "must be a number 1..4294967295"),
+        ("4294967296:1", "must be a number 1..4294967295"),
+        ("1:0-3", "boards are numbered 1..999"),
+        ("\u0661:1-3", "must be a number"),
+        ("1:" + "7" * 5000, "is not SESSION:BOARDS"),
+        (";".join(f"{i}:1" for i in range(1, 1002)), "at most 1000 sessions"),
+    ]:
+        with pytest.raises(BoardPlanError, match=re.escape(needle)) as info:
+            BoardPlan.parse(bad)
+        assert len(str(info.value)) < 300
 
 
 def test_vectors_exercise_rejection() -> None:
@@ -195,17 +263,25 @@ def test_cli_workflow_and_tampering(cli: CliRunner, tmp_path: Path) -> None:
     r = cli(["boards", "make", *base, "--boards", "1-8", "--out", str(out)])
     assert r.code == 0, r.err
     assert "croupier-boards/1" in out.read_text().splitlines()[3]
-    verify = ["boards", "verify", *base, "--commitment", published, str(out)]
+    verify = ["boards", "verify", *base, "--commitment", published, "-b", "1-8", str(out)]
     r = cli(verify)
     assert r.code == 0, r.out
+    assert "NOTE croupier-boards/1 commits to the key and event only: boards 1-8" in r.out
+    # the verifier must say which boards the file must hold
+    r = cli(["boards", "verify", *base, "--commitment", published, str(out)])
+    assert r.code == 2 and r.err.startswith("error: give exactly one of --plan")
     text = out.read_text()
     first = re.search(r'\[Deal "N:(\S+) (\S+) ', text)
     assert first is not None
     out.write_text(text.replace(first.group(0), f'[Deal "N:{first.group(2)} {first.group(1)} ', 1))
     r = cli(verify)
     assert r.code == 1 and "FAIL cup1.pbn board 1: deal differs" in r.out
-    r = cli(["boards", "verify", *base, "--commitment", "00" * 32, str(out)])
-    assert r.code == 1 and "does not match the commitment" in r.out
+    r = cli(["boards", "verify", *base, "--commitment", "00" * 32, "-b", "8", str(out)])
+    assert r.code == 1 and "does not match the croupier-boards/1 commitment" in r.out
+    # not a commitment at all (non-hex, non-ASCII): bad input, exit 2, quoted short
+    r = cli(["boards", "verify", *base, "--commitment", "é" * 64, "-b", "8", str(out)])
+    assert r.code == 2 and r.err.startswith("error: --commitment must be the 64 hex digits")
+    assert len(r.err.splitlines()) == 1 and "é" * 64 not in r.err
 
 
 def test_cli_lines_output_matches_library(cli: CliRunner, tmp_path: Path) -> None:
@@ -240,7 +316,41 @@ def test_cli_verify_with_a_board_plan(cli: CliRunner, tmp_path: Path) -> None:
     assert r.code == 1 and "FAIL s.pbn board 21: missing from the file" in r.out
     # a file without boards never passes
     (tmp_path / "empty.pbn").write_text("% PBN 2.1\n")
-    r = cli([*verify, str(tmp_path / "empty.pbn")])
+    r = cli([*verify, "-b", "17-20", str(tmp_path / "empty.pbn")])
     assert r.code == 1 and "FAIL empty.pbn: no boards in the file" in r.out
     r = cli([*verify, "--boards", "0-3", str(tmp_path / "s.pbn")])
     assert r.code == 2 and "bad board range" in r.err
+
+
+def test_cli_plan_workflow(cli: CliRunner, tmp_path: Path) -> None:
+    key_file, out = tmp_path / "cup.key", tmp_path / "cup2.pbn"
+    plan = ["--plan", "2:9-12;1:1-8"]
+    r = cli(["boards", "new-key", "--event", "Cup", *plan, "--key-file", str(key_file)])
+    assert r.code == 0, r.err
+    assert "algorithm  croupier-boards/2" in r.out and "plan       1:1-8;2:9-12" in r.out
+    published = r.out.split("commitment ")[1].split()[0]
+    key = parse_key(key_file.read_text())
+    assert published == plan_commitment(key, "Cup", BoardPlan.parse("1:1-8;2:9-12"))
+    r = cli(["boards", "commitment", "--event", "Cup", *plan, "--key-file", str(key_file)])
+    assert r.out.strip() == published
+    base = ["--event", "Cup", "--key-file", str(key_file), "--dv", "7", "--session", "2"]
+    r = cli(["boards", "make", *base, *plan, "--out", str(out)])
+    assert r.code == 0, r.err
+    assert [int(n) for n in re.findall(r'\[Board "(\d+)"\]', out.read_text())] == [9, 10, 11, 12]
+    assert "croupier-boards/2" in out.read_text()
+    r = cli(["boards", "make", *base, *plan, "-b", "9-12"])
+    assert r.code == 2 and "give exactly one of --plan" in r.err
+    r = cli(["boards", "make", *base])
+    assert r.code == 2 and r.err.startswith("error: give exactly one of --plan")
+    verify = ["boards", "verify", *base, "--commitment", published]
+    r = cli([*verify, *plan, str(out)])
+    assert r.code == 0 and "NOTE" not in r.out, r.out
+    # the plan edited after the commitment: session 2 without board 12
+    r = cli([*verify, "--plan", "1:1-8;2:9-11", str(out)])
+    assert r.code == 1 and "does not match the croupier-boards/2 commitment" in r.out
+    r = cli([*verify, *plan, "-b", "9-12", str(out)])
+    assert r.code == 2 and r.err.startswith("error: give exactly one of --plan")
+    r = cli([*verify, "--plan", "1:1-8", str(out)])
+    assert r.code == 2 and "--session 2 is not in the board plan '1:1-8'" in r.err
+    r = cli([*verify, "--plan", "1:1-8;x", str(out)])
+    assert r.code == 2 and r.err.startswith("error: bad board plan '1:1-8;x'")

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from croupier.boards import Board
-from croupier.errors import VerificationError
+from croupier.errors import CroupierError, VerificationError
 from croupier.files import ExistingFileError
 from croupier.randomness.seeded import SeededSource
+from croupier.tournament.board_plan import BoardPlan
 from croupier.tournament.squaredeal import (
     BoardSpec,
     KeyId,
@@ -33,7 +34,7 @@ from croupier.tournament.squaredeal_workflow import (
     set_delayed_value,
     verify_sessions,
 )
-from croupier.tournament.verifiable import make_boards
+from croupier.tournament.verifiable import commitment, make_boards, plan_commitment
 from croupier.tournament.verifiable_workflow import new_key_file, read_key_file, verify_boards
 from croupier.tournament.verification import Mismatch, MismatchKind, compare_boards
 from tests.conftest import VECTORS, CliRunner
@@ -122,8 +123,12 @@ def test_steps_return_what_they_did(tmp_path: Path) -> None:
         ("C2.pbn", SessionRef(1, 2), [5, 6, 7, 8]),
         ("ASK.pbn", SessionRef(2, 1), [3, 4]),
     ]
-    report = verify_sessions(sqd, published.key_file, [m.path for m in made])
+    with pytest.raises(SquareDealError, match=r"chosen at dealing time \('\?'\): give boards="):
+        verify_sessions(sqd, published.key_file, [m.path for m in made])
+    report = verify_sessions(sqd, published.key_file, [m.path for m in made], boards=range(3, 5))
     assert report.ok and report.keys.ok and report.failures == 0
+    assert [n.split(" ", 1)[0] for n in report.notes] == ["KH", "boards"]
+    assert "boards 3-4 of the phases whose boards are chosen at dealing time" in report.notes[1]
     assert [(f.file, f.boards, f.session) for f in report.files] == [
         ("C1.pbn", 4, SessionRef(1, 1)),
         ("C2.pbn", 4, SessionRef(1, 2)),
@@ -202,7 +207,54 @@ def test_compare_boards_every_kind() -> None:
     ]
 
 
-# -- croupier-boards/1 ----------------------------------------------------------------------------
+def test_compare_boards_reports_boards_out_of_order() -> None:
+    made = make_boards(bytes(32), "E", b"1", 1, [1, 2, 3, 4])
+    found = [made[0], made[2], made[1], made[3]]  # boards 2 and 3 swapped, each intact
+    assert compare_boards(made, found, "f.pbn") == [
+        Mismatch("f.pbn", 2, MismatchKind.ORDER, None, "3")
+    ]
+    assert Mismatch("f.pbn", 2, MismatchKind.ORDER, None, "3").describe() == (
+        "f.pbn board 2: out of order (it comes after board 3 in the file)"
+    )
+    assert compare_boards(made, made, "f.pbn") == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [
+        ("SN 2:7:TWO#:Two #/2", "SN 1:7:TWO#:Two #/2", "the keys include '2,2' but phase 2"),
+        ("SN 2:7:TWO#:Two #/2", "SN 3:7:TWO#:Two #/2", "phase 2 session 3 of the .sqd has no key"),
+        ("SN 1:5-9:ONE:One\n", "", "the keys include '3,1' but the .sqd has 2 phase(s)"),
+        ("SN 0:1-8,9-16:VAR#", "SN 1:1-8,9-16:VAR#", "the keys include '1,0' but phase 1"),
+    ],
+)
+def test_sqd_phases_edited_after_kh_fail_the_key_check(
+    syn: Path, old: str, new: str, needle: str
+) -> None:
+    sqd = syn / "SYN.sqd"
+    text = sqd.read_text()
+    assert old in text
+    sqd.write_text(text.replace(old, new))
+    report = verify_sessions(sqd, syn / "SYN.sqk", [syn / "TWO1.pbn"])
+    assert not report.ok and not report.keys.ok and report.files == ()
+    assert (
+        needle in report.keys.message and "changed after the keys were made" in report.keys.message
+    )
+
+
+def test_squaredeal_notes_say_what_kh_does_not_cover(syn: Path) -> None:
+    sqd = syn / "SYN.sqd"
+    sqd.write_text(sqd.read_text().replace("TN Synthetic test", "TN Another name"))
+    report = verify_sessions(sqd, syn / "SYN.sqk", [syn / "ONE.pbn"])
+    # the event name is no input of SquareDeal's deals: the edit cannot be detected ...
+    assert report.ok
+    # ... and the report says so, and what commits to it instead
+    (note,) = report.notes
+    assert "the event name (TN) and the board numbers (SN) in SYN.sqd are not committed" in note
+    assert "croupier boards --plan (croupier-boards/2)" in note
+
+
+# -- croupier-boards/1 and /2 ----------------------------------------------------------------------
 def test_boards_workflow_report(tmp_path: Path) -> None:
     key_file = tmp_path / "k.key"
     made = new_key_file(key_file, "Cup", source=SeededSource("workflow", "key"))
@@ -216,11 +268,65 @@ def test_boards_workflow_report(tmp_path: Path) -> None:
     (tmp_path / "s.pbn").write_bytes(render_boards(make_boards(key, "Cup", b"x", 1, [1, 2]), "pbn"))
     (tmp_path / "empty.pbn").write_text("% PBN 2.1\n")
     files = [tmp_path / "s.pbn", tmp_path / "empty.pbn"]
-    report = verify_boards(key_file, "Cup", made.commitment, "x", 1, files)
+    with pytest.raises(CroupierError, match=r"^give exactly one of plan= .* or boards= "):
+        verify_boards(key_file, "Cup", made.commitment, "x", 1, files)
+    report = verify_boards(key_file, "Cup", made.commitment, "x", 1, files, range(1, 3))
     assert report.keys.ok and [f.ok for f in report.files] == [True, False]
     assert report.mismatches == (Mismatch("empty.pbn", None, MismatchKind.NO_BOARDS),)
+    assert len(report.notes) == 1 and "boards 1-2 are the ones the verifier gave" in report.notes[0]
     report = verify_boards(key_file, "Cup", made.commitment, "x", 1, files[:1], range(1, 4))
     assert report.mismatches == (Mismatch("s.pbn", 3, MismatchKind.MISSING),)
-    report = verify_boards(key_file, "Cup", "00" * 32, "x", 1, files)
+    report = verify_boards(key_file, "Cup", "00" * 32, "x", 1, files, range(1, 3))
     assert not report.ok and not report.keys.ok and report.files == ()
     assert report.keys.computed == made.commitment
+
+
+def test_boards_plan_workflow(tmp_path: Path) -> None:
+    from croupier.formats.board_files import render_boards
+
+    plan = BoardPlan.parse("1:1-3;2:4-5")
+    key_file = tmp_path / "k.key"
+    made = new_key_file(key_file, "Cup", plan, source=SeededSource("workflow", "plan"))
+    key = read_key_file(key_file)
+    assert made.algorithm == "croupier-boards/2" and made.plan == plan
+    assert made.commitment == plan_commitment(key, "Cup", plan) != commitment(key, "Cup")
+    (tmp_path / "s2.pbn").write_bytes(
+        render_boards(make_boards(key, "Cup", b"x", 2, [4, 5]), "pbn")
+    )
+    files = [tmp_path / "s2.pbn"]
+    report = verify_boards(key_file, "Cup", made.commitment, "x", 2, files, plan=plan)
+    assert report.ok and report.notes == () and report.files[0].boards == 2
+    assert "croupier-boards/2 commitment (event and board plan 1:1-3;2:4-5) matches" in (
+        report.keys.message
+    )
+    # a plan edited after the commitment (session 2 shortened) fails the key check
+    edited = BoardPlan.parse("1:1-3;2:4")
+    report = verify_boards(key_file, "Cup", made.commitment, "x", 2, files, plan=edited)
+    assert not report.ok and not report.keys.ok and report.files == ()
+    # a /2 commitment checked as /1 fails and says a plan is needed
+    report = verify_boards(key_file, "Cup", made.commitment, "x", 2, files, range(4, 6))
+    assert not report.keys.ok and "is checked with its board plan" in report.keys.message
+    with pytest.raises(CroupierError, match=r"^session=3 is not in the board plan '1:1-3;2:4-5'"):
+        verify_boards(key_file, "Cup", made.commitment, "x", 3, files, plan=plan)
+    with pytest.raises(CroupierError, match="give exactly one of plan="):
+        verify_boards(key_file, "Cup", made.commitment, "x", 2, files, range(4, 6), plan=plan)
+
+
+def test_verify_sessions_boards_only_for_question_mark_phases(syn: Path) -> None:
+    with pytest.raises(SquareDealError, match=r"^boards=1-5 applies only to files of phases whose"):
+        verify_sessions(syn / "SYN.sqd", syn / "SYN.sqk", [syn / "ONE.pbn"], boards=range(1, 6))
+
+
+def test_dlm_board_numbers_are_bounded_before_conversion() -> None:
+    from croupier.errors import FileFormatError
+    from croupier.formats.dlm import parse_dlm_file
+
+    line = "Board " + "7" * 5000 + "=jlifaelnecgmoldfjmcflinlap023"
+    with pytest.raises(FileFormatError, match=r"bad board line 'Board 7777") as info:
+        parse_dlm_file("[Document]\n" + line + "\n", source="s.dlm")
+    assert len(str(info.value)) < 200
+    for value in ("1000", "0", "\u0661", "7" * 5000):
+        with pytest.raises(FileFormatError, match=r"s\.dlm line 2: bad From Board value"):
+            parse_dlm_file(f"[Document]\nFrom Board={value}\nTo Board=1\n", source="s.dlm")
+    with pytest.raises(FileFormatError, match=r"line 3: a second To Board line"):
+        parse_dlm_file("[Document]\nTo Board=1\nTo Board=1\n", source="s.dlm")

@@ -1,6 +1,6 @@
 """``python -m croupier`` runs the ``croupier`` program."""
 
-from croupier.cli.app import main
+from croupier.cli.entry import main
 
 if __name__ == "__main__":
     main()

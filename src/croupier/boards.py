@@ -23,13 +23,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Literal, TypeGuard
 
 from croupier.cards import Card
-from croupier.errors import RangeError
+from croupier.errors import RangeError, bounded_decimal, excerpt
 from croupier.ranking.bigdeal import bigdeal_card_index
 
 __all__ = [
+    "MAX_BOARD",
+    "MAX_BOARD_RANGES",
     "SEATS",
     "VULNERABILITIES",
     "Board",
@@ -41,6 +44,7 @@ __all__ = [
     "is_seat",
     "is_vulnerability",
     "parse_board_list",
+    "parse_board_number",
     "parse_board_range",
     "vulnerability",
 ]
@@ -78,6 +82,9 @@ _VUL_CYCLE: tuple[Vulnerability, ...] = (
 
 #: The largest board number accepted (board files use at most three digits).
 MAX_BOARD = 999
+#: The most ranges a comma list of board ranges may hold (one per session of a phase).
+MAX_BOARD_RANGES = 9999
+_BOARD_DIGITS = len(str(MAX_BOARD))
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
@@ -88,7 +95,16 @@ class BoardRangeError(RangeError):
 
 def _check_board(number: int) -> None:
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_BOARD:
-        raise BoardRangeError(f"board number {number!r} out of range; expected 1..{MAX_BOARD}")
+        raise BoardRangeError(
+            f"board number {_shown(number)} out of range; expected 1..{MAX_BOARD}"
+        )
+
+
+def _shown(value: object) -> str:
+    """``value`` for an error message: short, even for an int of thousands of digits."""
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"of {value.bit_length()} bits"
+    return excerpt(value) if isinstance(value, str) else repr(value)
 
 
 def is_seat(value: object) -> TypeGuard[Seat]:
@@ -129,7 +145,30 @@ def vulnerability(board: int) -> Vulnerability:
     return _VUL_CYCLE[board % 16]
 
 
-_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
+_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$", re.ASCII)
+
+
+def parse_board_number(text: str) -> int:
+    """A board number written as ASCII digits (surrounding spaces ignored), 1..:data:`MAX_BOARD`.
+
+    The length is checked before converting, so hostile input such as
+    thousands of digits or Unicode digits is a one-line error.
+
+    >>> parse_board_number(" 017 ")
+    17
+    >>> parse_board_number("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    croupier.boards.BoardRangeError: bad board number '99999...'... (5000 characters); ...
+    """
+    cleaned = text.strip() if isinstance(text, str) else ""
+    number = bounded_decimal(cleaned.lstrip("0") or cleaned[-1:], _BOARD_DIGITS)
+    if number is None or not 1 <= number <= MAX_BOARD:
+        raise BoardRangeError(
+            f"bad board number {excerpt(text) if isinstance(text, str) else repr(text)}; "
+            f"expected a number 1..{MAX_BOARD}"
+        )
+    return number
 
 
 def parse_board_range(text: str, *, bare_count: bool = True) -> range:
@@ -146,19 +185,25 @@ def parse_board_range(text: str, *, bare_count: bool = True) -> range:
     """
     m = _RANGE_RE.match(text) if isinstance(text, str) else None
     if m is None:
+        quoted = excerpt(text) if isinstance(text, str) else repr(text)
         raise BoardRangeError(
-            f"bad board range {text!r}; expected N (boards 1..N) or A-B, like '16' or '17-32'"
+            f"bad board range {quoted}; expected N (boards 1..N) or A-B, like '16' or '17-32'"
         )
-    first, last = int(m.group(1)), m.group(2)
+    try:
+        first = parse_board_number(m.group(1))
+        last = None if m.group(2) is None else parse_board_number(m.group(2))
+    except BoardRangeError:
+        raise BoardRangeError(
+            f"bad board range {excerpt(text)}: boards are numbered 1..{MAX_BOARD}"
+        ) from None
     if last is None:
         low, high = (1, first) if bare_count else (first, first)
     else:
-        low, high = first, int(last)
-    if min(low, high) < 1 or max(low, high) > MAX_BOARD:
-        raise BoardRangeError(f"bad board range {text!r}: boards are numbered 1..{MAX_BOARD}")
+        low, high = first, last
     if low > high:
         raise BoardRangeError(
-            f"bad board range {text!r}: the first board must not exceed the last, like '17-32'"
+            f"bad board range {excerpt(text)}: the first board must not exceed the last, "
+            "like '17-32'"
         )
     return range(low, high + 1)
 
@@ -169,10 +214,16 @@ def parse_board_list(text: str) -> list[range]:
     >>> parse_board_list("1-8, 9-16")
     [range(1, 9), range(9, 17)]
     """
+    if isinstance(text, str) and text.count(",") >= MAX_BOARD_RANGES:
+        raise BoardRangeError(
+            f"bad board list {excerpt(text)}: more than {MAX_BOARD_RANGES} ranges "
+            f"(at most {MAX_BOARD_RANGES}, one per session)"
+        )
     parts = text.split(",") if isinstance(text, str) else []
     if not parts or any(not p.strip() for p in parts):
+        quoted = excerpt(text) if isinstance(text, str) else repr(text)
         raise BoardRangeError(
-            f"bad board list {text!r}; expected ranges separated by commas, like '1-16,17-32'"
+            f"bad board list {quoted}; expected ranges separated by commas, like '1-16,17-32'"
         )
     return [parse_board_range(p) for p in parts]
 
@@ -187,15 +238,18 @@ def consecutive_numbers(boards: Sequence[Board], what: str) -> tuple[int, int]:
     >>> consecutive_numbers([Board.standard(n, ([], [], [], [])) for n in (1, 3)], "DUP")
     Traceback (most recent call last):
     ...
-    croupier.boards.BoardRangeError: DUP files hold consecutive boards; got [1, 3]
+    croupier.boards.BoardRangeError: DUP files hold consecutive ascending boards; board 3 ...
     """
     if not boards:
         raise BoardRangeError(f"a {what} file needs at least one board")
     numbers = [b.number for b in boards]
-    low, high = numbers[0], numbers[-1]
-    if numbers != list(range(low, high + 1)):
-        raise BoardRangeError(f"{what} files hold consecutive boards; got {numbers!r}")
-    return low, high
+    for before, after in pairwise(numbers):
+        if after != before + 1:
+            raise BoardRangeError(
+                f"{what} files hold consecutive ascending boards; board {after} follows "
+                f"board {before}"
+            )
+    return numbers[0], numbers[-1]
 
 
 def _freeze(hands: Sequence[Sequence[Card]]) -> Hands:
@@ -231,10 +285,10 @@ class Board:
         _check_board(self.number)
         object.__setattr__(self, "hands", _freeze(self.hands))
         if not is_seat(self.dealer):
-            raise BoardRangeError(f"bad dealer {self.dealer!r}; expected one of N, E, S, W")
+            raise BoardRangeError(f"bad dealer {_shown(self.dealer)}; expected one of N, E, S, W")
         if not is_vulnerability(self.vulnerable):
             raise BoardRangeError(
-                f"bad vulnerability {self.vulnerable!r}; expected one of None, NS, EW, All"
+                f"bad vulnerability {_shown(self.vulnerable)}; expected one of None, NS, EW, All"
             )
 
     @classmethod

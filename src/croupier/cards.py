@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, get_args
 
-from croupier.errors import CardNotationError
+from croupier.errors import CardNotationError, excerpt
 
 __all__ = [
     "BRIDGE_DECK",
@@ -101,7 +101,7 @@ class Suit(IntEnum):
         found = _SUIT_WORDS.get(key)
         if found is None:
             raise CardNotationError(
-                f"bad suit {text!r}; expected one of C D H S, ♣ ♦ ♥ ♠ or a suit name"
+                f"bad suit {excerpt(text)}; expected one of C D H S, ♣ ♦ ♥ ♠ or a suit name"
             )
         return found
 
@@ -150,7 +150,7 @@ class Rank(IntEnum):
         found = _RANK_WORDS.get(key)
         if found is None or found is Rank.JOKER:
             raise CardNotationError(
-                f"bad rank {text!r}; expected one of A 2-10 T J Q K or a rank name"
+                f"bad rank {excerpt(text)}; expected one of A 2-10 T J Q K or a rank name"
             )
         return found
 
@@ -397,7 +397,7 @@ class Card:
             return self.code
         if spec not in CARD_STYLES:
             raise CardNotationError(
-                f"unknown card style {spec!r}; expected one of {', '.join(CARD_STYLES)}"
+                f"unknown card style {excerpt(spec)}; expected one of {', '.join(CARD_STYLES)}"
             )
         return format_card(self, spec)
 
@@ -450,7 +450,7 @@ def format_card(card: Card, style: CardStyle = "short") -> str:
     """
     if style not in CARD_STYLES:
         raise CardNotationError(
-            f"unknown card style {style!r}; expected one of {', '.join(CARD_STYLES)}"
+            f"unknown card style {excerpt(style)}; expected one of {', '.join(CARD_STYLES)}"
         )
     if not isinstance(card, Card):
         raise CardNotationError(f"expected a card, got {card!r} ({type(card).__name__})")
@@ -532,7 +532,8 @@ def _copy_from(text: str | None, token: str) -> int:
         return 0
     if len(text) > _MAX_COPY_DIGITS or int(text) < 1:
         raise CardNotationError(
-            f"bad copy number in {token!r}; copies are numbered #1 to #{10**_MAX_COPY_DIGITS - 1}"
+            f"bad copy number in {excerpt(token)}; copies are numbered #1 to "
+            f"#{10**_MAX_COPY_DIGITS - 1}"
         )
     return int(text) - 1
 
@@ -590,9 +591,9 @@ def parse_cards(text: str) -> list[Card]:
             end = pos
             while end < n and text[end] not in _SEPARATORS:
                 end += 1
-            context = f" (in {text[word_start:end]!r})" if word_start < pos else ""
+            context = f" (in {excerpt(text[word_start:end])})" if word_start < pos else ""
             raise CardNotationError(
-                f"bad card {text[pos:end]!r}{context} at position {len(cards) + 1} "
+                f"bad card {excerpt(text[pos:end])}{context} at position {len(cards) + 1} "
                 f"(column {pos + 1}); {_EXPECTED}"
             )
         cards.append(_card_from_match(m))
@@ -608,5 +609,5 @@ def parse_card(text: str) -> Card:
     """
     cards = parse_cards(text)
     if len(cards) != 1:
-        raise CardNotationError(f"expected exactly one card in {text!r}, found {len(cards)}")
+        raise CardNotationError(f"expected exactly one card in {excerpt(text)}, found {len(cards)}")
     return cards[0]

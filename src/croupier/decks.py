@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from croupier.cards import Card, Rank, Suit, split_ranks
-from croupier.errors import CroupierError, DeckError, RangeError
+from croupier.errors import CroupierError, DeckError, RangeError, excerpt
 
 __all__ = [
     "DECK_PRESETS",
     "MAX_SHOE_DECKS",
     "DeckPreset",
     "deck_names",
+    "deck_size",
     "make_deck",
     "shoe",
     "standard_deck",
@@ -43,6 +44,18 @@ T = TypeVar("T")
 
 MAX_SHOE_DECKS = 10_000
 """The most decks :func:`shoe` puts together (520,000 standard cards)."""
+
+
+def _shown(value: object) -> str:
+    """Bad input for a message: a short escaped excerpt, never all of a long value.
+
+    >>> _shown("tarot"), _shown("x" * 100)[-16:], _shown(10**100), _shown([0] * 30)[-5:]
+    ("'tarot'", '(100 characters)', '<huge int>', '0,...')
+    """
+    if isinstance(value, str):
+        return excerpt(value)
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "<huge int>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def standard_deck() -> list[Card]:
@@ -63,15 +76,16 @@ def _parse_ranks(ranks: str | Iterable[Rank | str | int]) -> list[Rank]:
             rank = t if isinstance(t, Rank) else Rank.parse(t) if isinstance(t, str) else Rank(t)
         except (CroupierError, ValueError, TypeError):
             raise DeckError(
-                f"bad rank {t!r} in {ranks!r}; expected ranks such as '789TJQKA' or [Rank.ACE, ...]"
+                f"bad rank {_shown(t)} in {_shown(ranks)}; expected ranks such as '789TJQKA' "
+                "or [Rank.ACE, ...]"
             ) from None
         if rank is Rank.JOKER:
-            raise DeckError(f"jokers are not a rank of a stripped deck (in {ranks!r})")
+            raise DeckError(f"jokers are not a rank of a stripped deck (in {_shown(ranks)})")
         if rank in out:
-            raise DeckError(f"rank {t!r} appears twice in {ranks!r}")
+            raise DeckError(f"rank {_shown(t)} appears twice in {_shown(ranks)}")
         out.append(rank)
     if not out:
-        raise DeckError(f"no ranks in {ranks!r}; expected ranks such as '789TJQKA'")
+        raise DeckError(f"no ranks in {_shown(ranks)}; expected ranks such as '789TJQKA'")
     return out
 
 
@@ -114,7 +128,7 @@ def shoe(
     True
     """
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SHOE_DECKS:
-        raise DeckError(f"bad number of decks {k!r} for a shoe; expected 1..{MAX_SHOE_DECKS}")
+        raise DeckError(f"bad number of decks {_shown(k)} for a shoe; expected 1..{MAX_SHOE_DECKS}")
     cards = make_deck(base) if isinstance(base, str) else list(base)
     for c in cards:
         if not isinstance(c, Card):
@@ -210,7 +224,7 @@ def make_deck(name: str) -> list[Card]:
     croupier.errors.DeckError: unknown deck 'tarot'; expected one of standard, jokers1, ...
     """
     if not isinstance(name, str):
-        raise DeckError(f"expected a deck name, got {name!r}")
+        raise DeckError(f"expected a deck name, got {_shown(name)}")
     key = name.strip().lower()
     preset = DECK_PRESETS.get(key)
     if preset is not None:
@@ -219,15 +233,34 @@ def make_deck(name: str) -> list[Card]:
         count = key[5:].strip()
         if not (count.isascii() and count.isdigit() and len(count) <= 9):
             raise DeckError(
-                f"bad shoe {name!r}; expected shoe:K with K a number of decks 1..{MAX_SHOE_DECKS}"
+                f"bad shoe {_shown(name)}; expected shoe:K with K a number of decks "
+                f"1..{MAX_SHOE_DECKS}"
             )
         return shoe(int(count))
     if key.startswith("stripped:"):
         return stripped_deck(name.strip()[9:])
     raise DeckError(
-        f"unknown deck {name!r}; expected one of {', '.join(DECK_PRESETS)}, "
+        f"unknown deck {_shown(name)}; expected one of {', '.join(DECK_PRESETS)}, "
         "shoe:K or stripped:RANKS"
     )
+
+
+def deck_size(name: str) -> int:
+    """How many cards :func:`make_deck` gives for ``name``, without building a shoe.
+
+    Callers that limit a deck's size check it with this before the deck is built.
+
+    >>> deck_size("standard"), deck_size("shoe:10000"), deck_size("stripped:AKQ")
+    (52, 520000, 12)
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key.startswith("shoe:"):
+        count = key[5:].strip()
+        if count.isascii() and count.isdigit() and len(count) <= 9:
+            k = int(count)
+            if 1 <= k <= MAX_SHOE_DECKS:
+                return 52 * k
+    return len(make_deck(name))  # small presets; a bad name raises make_deck's error
 
 
 def subdeck(cards: Sequence[T], low: int, high: int) -> list[T]:

@@ -9,6 +9,11 @@ line, quote the offending input and say what would be valid.
 ... except ValueError as exc:
 ...     print(exc)
 bad card 'XZ' at position 2; expected e.g. 'AS', '10h', 'T♥'
+
+Two helpers keep such messages safe on hostile input: :func:`excerpt` quotes
+at most a short, escaped piece of the input (never a whole file), and
+:func:`bounded_decimal` reads a number only when it is a short run of ASCII
+digits (no ``int()`` on thousands of digits, no Unicode digits such as ``²``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ __all__ = [
     "SeedError",
     "ShuffleSpecError",
     "VerificationError",
+    "bounded_decimal",
+    "excerpt",
 ]
 
 
@@ -107,3 +114,38 @@ class MissingExtraError(CroupierError):
 
 class VerificationError(CroupierError):
     """A verification (key hash, regenerated deal) failed."""
+
+
+def excerpt(text: str | bytes, limit: int = 40) -> str:
+    """A short, escaped quotation of bad input for a one-line error message.
+
+    At most ``limit`` characters (or bytes) of ``text``, written as Python's
+    ``repr`` (so line ends, control characters and undecodable bytes show as
+    escapes); longer input is cut and says how long it was.  Never pass key
+    material: a message about a secret names its file and line only.
+
+    >>> print(excerpt("9-5"), excerpt("a\\tb" * 20, limit=4), excerpt(bytes(99), limit=2))
+    '9-5' 'a\\tba'... (60 characters) b'\\x00\\x00'... (99 bytes)
+    """
+    if len(text) <= limit:
+        return repr(text)
+    unit = "bytes" if isinstance(text, bytes) else "characters"
+    return f"{text[:limit]!r}... ({len(text)} {unit})"
+
+
+def bounded_decimal(text: str, max_digits: int) -> int | None:
+    """The value of ``text`` when it is 1 to ``max_digits`` ASCII digits ``0-9``, else ``None``.
+
+    No sign, no spaces, no Unicode digits (``str.isdigit`` accepts ``²`` and
+    ``٣``; this does not), and the length is checked before converting, so
+    a 5,000-digit "number" is refused at once instead of raising inside
+    ``int()``.  Callers raise their own error, naming what was expected.
+
+    >>> bounded_decimal("017", 3), bounded_decimal("1000", 3), bounded_decimal("²", 3)
+    (17, None, None)
+    >>> bounded_decimal("7" * 5000, 9) is None, bounded_decimal("", 9), bounded_decimal("-1", 9)
+    (True, None, None)
+    """
+    if not 1 <= len(text) <= max_digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)

@@ -4,7 +4,8 @@ A file is written to a temporary file in the target's folder and then moved
 into place in one step, so a reader never sees half a file.  Unless
 ``overwrite`` is asked for, the move is a hard link that fails when the name
 is taken, so even a file that appears while croupier is writing is never
-replaced.
+replaced.  :func:`write_files_atomically` writes several files all or
+nothing.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -16,24 +17,74 @@ croupier.files.ExistingFileError: ... already exists; ...
 >>> write_file(folder / "a.txt", b"two", overwrite=True); read_file(folder / "a.txt")
 b'two'
 
+Temporary files are named ``.<name>.croupier-<host>-<pid>-<random>.tmp``
+and created with their final permissions (the kernel applies the umask; a
+``private`` file is ``0600`` from its first byte, never readable by others).
+The process umask is never changed, so other threads are not affected.  A
+temporary left behind by a killed run is removed by the next write into that
+folder (:func:`remove_stale_temporaries`).
+
 Errors name the Python parameter (``overwrite=``); the command line shows the
 matching flag instead.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import os
-import tempfile
-from collections.abc import Iterable
+import re
+import secrets
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from croupier.errors import FileFormatError
 
-__all__ = ["ExistingFileError", "check_new_files", "read_file", "write_file"]
+__all__ = [
+    "STALE_TEMPORARY_SECONDS",
+    "ExistingFileError",
+    "FileWriteError",
+    "check_new_files",
+    "read_file",
+    "remove_stale_temporaries",
+    "write_file",
+    "write_files_atomically",
+]
+
+STALE_TEMPORARY_SECONDS = 3600
+"""A croupier temporary untouched for this long is stale even if its writer may live."""
+
+_PUBLIC_MODE = 0o666  # less the umask, applied by the kernel
+_PRIVATE_MODE = 0o600
+_NAME_KEPT = 80  # characters of the target's name kept in a temporary's name
+_TEMPORARY = re.compile(r"\..*\.croupier-([0-9a-f]{8})-([0-9]{1,10})-[0-9a-f]{16}\.tmp", re.DOTALL)
+_HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "surrogateescape")).hexdigest()[:8]
+_NO_HARD_LINKS = {
+    errno.EPERM,
+    errno.EOPNOTSUPP,
+    getattr(errno, "ENOTSUP", errno.EOPNOTSUPP),
+    errno.ENOSYS,
+    errno.EMLINK,
+}
+_cleaned_folders: set[str] = set()
+_cleaned_lock = threading.Lock()
 
 
 class ExistingFileError(FileFormatError):
     """A file croupier was asked to write exists already (and overwriting was not asked for)."""
+
+
+class FileWriteError(FileFormatError):
+    """Writing a file failed (full disk, no permission, ...); nothing was left half-written.
+
+    >>> isinstance(FileWriteError("x"), ValueError)
+    True
+    """
 
 
 def _exists_error(path: Path) -> ExistingFileError:
@@ -41,6 +92,15 @@ def _exists_error(path: Path) -> ExistingFileError:
         f"{str(path)!r} already exists; croupier never overwrites a file silently "
         "(choose another name, or overwrite= to replace it)"
     )
+
+
+def _write_error(path: Path, exc: OSError, what: str = "nothing was written") -> FileWriteError:
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return FileWriteError(f"cannot write {str(path)!r}: {reason} ({what})")
+
+
+def _folder(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
 
 
 def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
@@ -55,7 +115,7 @@ def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
     croupier.errors.FileFormatError: cannot write '/nonexistent/croupier/a.pbn': ...
     """
     for path in paths:
-        folder = path.parent if str(path.parent) else Path(".")
+        folder = _folder(path)
         if path.is_dir():
             raise FileFormatError(f"cannot write {str(path)!r}: it is a folder; give a file name")
         if not folder.is_dir():
@@ -66,31 +126,117 @@ def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
             raise _exists_error(path)
 
 
-def write_file(path: Path, data: bytes, *, overwrite: bool = False, private: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+def _temporary_name(name: str) -> str:
+    kept = name[:_NAME_KEPT]
+    while len(os.fsencode(kept)) > _NAME_KEPT:  # file names are limited in bytes (often 255)
+        kept = kept[:-1]
+    token = secrets.token_hex(8)
+    return f".{kept}.croupier-{_HOST}-{os.getpid()}-{token}.tmp"
 
-    The file gets the usual permissions (``0666`` less the umask), or ``0600``
-    with ``private=True`` (for secret keys).  See the module docstring for an
-    example.
+
+def _pid_is_gone(pid: int) -> bool:
+    """True only when no process ``pid`` exists on this machine (POSIX); unsure is False."""
+    if os.name != "posix" or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except (OverflowError, ValueError):
+        return True  # no process can have such a number
+    except OSError:  # PermissionError: it exists, owned by someone else
+        return False
+    return False
+
+
+def remove_stale_temporaries(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Remove croupier's own stale temporary files in ``folder``; return what was removed.
+
+    Only names of croupier's pattern (``.<name>.croupier-<host>-<pid>-<random>.tmp``)
+    are considered.  One is stale when its writing process (same host) no
+    longer exists, or when it has not changed for :data:`STALE_TEMPORARY_SECONDS`.
+    Errors (a folder that cannot be read, a file that cannot be removed) are
+    ignored: cleaning is a courtesy, never a reason to fail.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> leftover = folder / f".keys.txt.croupier-{_HOST}-999999999-0123456789abcdef.tmp"
+    >>> _ = leftover.write_bytes(b"secret")  # as if a run with pid 999999999 was killed
+    >>> remove_stale_temporaries(folder) == [leftover], leftover.exists()
+    (True, False)
     """
-    path = Path(path)
-    check_new_files([path], overwrite=overwrite)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    removed: list[Path] = []
+    current = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            age = current - entry.stat(follow_symlinks=False).st_mtime
+            host, pid = match.group(1), int(match.group(2))
+            mine = host == _HOST and pid == os.getpid()
+            gone = host == _HOST and not mine and _pid_is_gone(pid)
+            if gone or (not mine and age > STALE_TEMPORARY_SECONDS):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _clean_once(folder: Path) -> None:
+    """Remove stale temporaries in ``folder`` the first time this process writes there."""
+    key = os.path.abspath(folder)
+    with _cleaned_lock:
+        if key in _cleaned_folders:
+            return
+        _cleaned_folders.add(key)
+    remove_stale_temporaries(folder)
+
+
+def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
+    """Write ``data`` to a new temporary next to ``path``; return its name.
+
+    The file is created with its final mode in one system call (``0600`` when
+    ``private``, else ``0666`` less the umask), so it is never more readable
+    than it will be.
+    """
+    folder = _folder(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    mode = _PRIVATE_MODE if private else _PUBLIC_MODE
+    while True:
+        tmp = os.path.join(folder, _temporary_name(path.name))
+        try:
+            fd = os.open(tmp, flags, mode)
+        except FileExistsError:  # pragma: no cover - 64 random bits collided
+            continue
+        except OSError as exc:
+            raise _write_error(path, exc) from None
+        break
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        if not private:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _move_without_overwrite(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise _write_error(path, exc) from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return tmp
+
+
+def _remove_quietly(name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
 
 
 def _move_without_overwrite(tmp: str, path: Path) -> None:
@@ -99,10 +245,134 @@ def _move_without_overwrite(tmp: str, path: Path) -> None:
         os.link(tmp, path)  # fails if path exists, even if it appeared a moment ago
     except FileExistsError:
         raise _exists_error(path) from None
-    except OSError:  # pragma: no cover - file systems without hard links
-        if path.exists():
+    except OSError as exc:
+        if exc.errno not in _NO_HARD_LINKS:
+            raise
+        if path.exists():  # pragma: no cover - file systems without hard links
             raise _exists_error(path) from None
-        os.replace(tmp, path)
+        os.replace(tmp, path)  # pragma: no cover
+    else:
+        _remove_quietly(tmp)
+
+
+def _keep_old_version(path: Path) -> str | None:
+    """A second name for the file at ``path`` (to put it back on failure), or ``None`` if none."""
+    backup = os.path.join(_folder(path), _temporary_name(path.name))
+    try:
+        os.link(path, backup)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # pragma: no cover - file systems without hard links
+        if exc.errno not in _NO_HARD_LINKS:
+            raise
+        if not path.exists():
+            return None
+        shutil.copy2(path, backup)
+    return backup
+
+
+def _applies_to(path: Path, choice: bool | Collection[Path]) -> bool:
+    """Whether a per-file option (``True``, ``False`` or the paths it names) covers ``path``."""
+    if isinstance(choice, bool):
+        return choice
+    return any(os.path.abspath(path) == os.path.abspath(p) for p in choice)
+
+
+def write_files_atomically(
+    files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]],
+    *,
+    overwrite: bool | Collection[Path] = False,
+    private: bool | Collection[Path] = False,
+) -> None:
+    """Write several files all or nothing: every file is written, or none is changed.
+
+    ``files`` maps each path to its bytes.  Every target is checked first
+    (as :func:`check_new_files`), every file is written to a temporary, and
+    only then are they moved into place; if a move fails (a name taken a
+    moment ago, a full disk), the files already moved are removed again (or,
+    with ``overwrite``, their previous versions put back) and the error is
+    raised.  ``private`` is ``True`` (every file ``0600``) or the paths that
+    are; ``overwrite`` likewise is ``True`` or the paths that may replace an
+    existing file (the others never do).  A run killed while moving the files
+    into place can leave part of the set; running it again with
+    ``overwrite=`` completes it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_file(folder / "b.txt", b"old")
+    >>> write_files_atomically({folder / "a.txt": b"A", folder / "b.txt": b"B"})
+    Traceback (most recent call last):
+    ...
+    croupier.files.ExistingFileError: ...b.txt' already exists; ...
+    >>> sorted(p.name for p in folder.iterdir())  # a.txt was not written either
+    ['b.txt']
+    """
+    items = [(Path(p), d) for p, d in (files.items() if isinstance(files, Mapping) else files)]
+    seen: set[str] = set()
+    for path, _ in items:
+        key = os.path.abspath(path)
+        if key in seen:
+            raise FileFormatError(f"{str(path)!r} is given twice; give each file once")
+        seen.add(key)
+    replace = {os.path.abspath(p) for p, _ in items if _applies_to(p, overwrite)}
+    check_new_files([p for p, _ in items if os.path.abspath(p) not in replace])
+    check_new_files([p for p, _ in items if os.path.abspath(p) in replace], overwrite=True)
+    for folder in {os.path.abspath(_folder(p)) for p, _ in items}:
+        _clean_once(Path(folder))
+    staged: list[tuple[Path, str]] = []
+    try:
+        for path, data in items:
+            staged.append((path, _write_temporary(path, data, private=_applies_to(path, private))))
+        _move_all(staged, replace=replace, keep_old=len(staged) > 1)
+    finally:
+        for _, tmp in staged:
+            if os.path.lexists(tmp):
+                _remove_quietly(tmp)
+
+
+def _move_all(staged: list[tuple[Path, str]], *, replace: set[str], keep_old: bool) -> None:
+    """Move every temporary into place (over the files in ``replace``); undo them on failure."""
+    moved: list[tuple[Path, str | None]] = []  # (target, its previous version or None)
+    backups: list[str] = []
+    try:
+        for path, tmp in staged:
+            overwrite = os.path.abspath(path) in replace
+            old = _keep_old_version(path) if overwrite and keep_old else None
+            if old is not None:
+                backups.append(old)
+            if overwrite:
+                os.replace(tmp, path)
+            else:
+                _move_without_overwrite(tmp, path)
+            moved.append((path, old))
+    except BaseException as exc:
+        for path, old in reversed(moved):
+            try:
+                if old is None:
+                    os.unlink(path)
+                else:
+                    os.replace(old, path)
+            except OSError:  # pragma: no cover - undoing failed too
+                pass
+        if isinstance(exc, OSError):
+            what = "nothing was changed" if moved else "nothing was written"
+            raise _write_error(staged[len(moved)][0], exc, what) from None
+        raise
+    finally:
+        for backup in backups:
+            if os.path.lexists(backup):
+                _remove_quietly(backup)
+
+
+def write_file(path: Path, data: bytes, *, overwrite: bool = False, private: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    The file gets the usual permissions (``0666`` less the umask), or ``0600``
+    with ``private=True`` (for secret keys: the temporary is ``0600`` from the
+    start).  A failed write (full disk, ...) raises :class:`FileWriteError`
+    and leaves nothing behind.  See the module docstring for an example.
+    """
+    write_files_atomically([(Path(path), data)], overwrite=overwrite, private=private)
 
 
 def read_file(path: Path) -> bytes:

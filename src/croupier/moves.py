@@ -37,8 +37,8 @@ from typing import Literal, TypeVar, get_args
 
 import numpy as np
 
-from croupier.errors import RangeError, ShuffleSpecError
-from croupier.perm import IndexArray, Permutation
+from croupier.errors import RangeError, ShuffleSpecError, excerpt
+from croupier.perm import MAX_PERMUTATION_SIZE, IndexArray, Permutation
 
 __all__ = [
     "FARO_MODES",
@@ -95,14 +95,26 @@ def parse_faro_mode(mode: str) -> FaroMode:
         if mode == valid:
             return valid
     raise ShuffleSpecError(
-        f"unknown faro mode {mode!r}; expected {' or '.join(map(repr, FARO_MODES))}"
+        f"unknown faro mode {excerpt(mode) if isinstance(mode, str) else type(mode).__name__}; "
+        f"expected {' or '.join(map(repr, FARO_MODES))}"
     )
 
 
 def _size(n: int) -> int:
+    """A deck size checked before anything is built: ``0..MAX_PERMUTATION_SIZE``.
+
+    >>> _size(52)
+    52
+    >>> _size(10**12)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RangeError: deck size 1000000000000 is too large; use at most 10000000 cards
+    """
     n = int(n)
     if n < 0:
         raise RangeError(f"deck size must be >= 0, got {n}")
+    if n > MAX_PERMUTATION_SIZE:
+        raise RangeError(f"deck size {n} is too large; use at most {MAX_PERMUTATION_SIZE} cards")
     return n
 
 

@@ -55,7 +55,7 @@ from croupier.cards import (
     parse_cards,
     split_ranks,
 )
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, excerpt
 
 __all__ = [
     "DEFAULT_ORDER",
@@ -94,15 +94,17 @@ def _parse_rank_string(ranks: str) -> tuple[Rank, ...]:
             rank = Rank.parse(token)
         except CroupierError:
             raise CardOrderError(
-                f"bad rank {token!r} in rank string {ranks!r}; "
+                f"bad rank {excerpt(token)} in rank string {excerpt(ranks)}; "
                 "expected letters such as 'AKQJT98765432' (high to low)"
             ) from None
         if rank in out:
-            raise CardOrderError(f"rank {token!r} appears twice in rank string {ranks!r}")
+            raise CardOrderError(
+                f"rank {excerpt(token)} appears twice in rank string {excerpt(ranks)}"
+            )
         out.append(rank)
     if not out:
         raise CardOrderError(
-            f"empty rank string {ranks!r}; expected e.g. 'AKQJT98765432' (high to low)"
+            f"empty rank string {excerpt(ranks)}; expected e.g. 'AKQJT98765432' (high to low)"
         )
     return tuple(out)
 
@@ -116,11 +118,11 @@ def _parse_suit_string(suits: str) -> tuple[Suit, ...]:
             suit = Suit.parse(ch)
         except CroupierError:
             raise CardOrderError(
-                f"bad suit {ch!r} in suit string {suits!r}; "
+                f"bad suit {ch!r} in suit string {excerpt(suits)}; "
                 "expected letters such as 'SHDC' (high to low), or '' for unranked suits"
             ) from None
         if suit in out:
-            raise CardOrderError(f"suit {ch!r} appears twice in suit string {suits!r}")
+            raise CardOrderError(f"suit {ch!r} appears twice in suit string {excerpt(suits)}")
         out.append(suit)
     return tuple(out)
 
@@ -156,13 +158,17 @@ class CardOrder:
     def __post_init__(self) -> None:
         if not self.ranks or Rank.JOKER in self.ranks or len(set(self.ranks)) != len(self.ranks):
             raise CardOrderError(
-                f"order {self.name!r}: ranks must be distinct standard ranks, got {self.ranks!r}"
+                f"order {excerpt(self.name)}: ranks must be distinct standard ranks, "
+                f"got {excerpt(repr(self.ranks))}"
             )
         if len(set(self.suits)) != len(self.suits):
-            raise CardOrderError(f"order {self.name!r}: suits must be distinct, got {self.suits!r}")
+            raise CardOrderError(
+                f"order {excerpt(self.name)}: suits must be distinct, "
+                f"got {excerpt(repr(self.suits))}"
+            )
         if self.jokers not in ("high", "low"):
             raise CardOrderError(
-                f"order {self.name!r}: jokers must be 'high' or 'low', got {self.jokers!r}"
+                f"order {excerpt(self.name)}: jokers must be 'high' or 'low', got {self.jokers!r}"
             )
         rank_value = [-1] * 15
         for i, r in enumerate(self.ranks):
@@ -228,14 +234,14 @@ class CardOrder:
         """
         if not isinstance(card, Card):
             raise CardOrderError(
-                f"order {self.name!r} compares cards, got {card!r} ({type(card).__name__})"
+                f"order {excerpt(self.name)} compares cards, got {card!r} ({type(card).__name__})"
             )
         if card.suit is None:
             return (2 if self.jokers == "high" else 0, 0, 0, card.copy)
         r = self._rank_value[card.rank]
         if r < 0:
             raise CardOrderError(
-                f"card {card.code!r} has no place in order {self.name!r} "
+                f"card {card.code!r} has no place in order {excerpt(self.name)} "
                 f"(ranks {self.rank_string!r})"
             )
         if not self.suits:
@@ -243,7 +249,7 @@ class CardOrder:
         s = self._suit_value[card.suit]
         if s < 0:
             raise CardOrderError(
-                f"card {card.code!r} has no place in order {self.name!r} "
+                f"card {card.code!r} has no place in order {excerpt(self.name)} "
                 f"(suits {self.suit_string!r})"
             )
         if self.suit_major:
@@ -383,7 +389,7 @@ def get_order(name: str | CardOrder) -> CardOrder:
     if isinstance(name, CardOrder):
         return name
     if not isinstance(name, str):
-        raise CardOrderError(f"expected an order name or CardOrder, got {name!r}")
+        raise CardOrderError(f"expected an order name or CardOrder, got {excerpt(name)}")
     key = name.strip().lower()
     if key in ORDERS:
         return ORDERS[key]
@@ -393,12 +399,12 @@ def get_order(name: str | CardOrder) -> CardOrder:
         parts = name.strip().split(":")
         if len(parts) != 3:
             raise CardOrderError(
-                f"bad custom order {name!r}; expected custom:RANKS:SUITS, "
+                f"bad custom order {excerpt(name)}; expected custom:RANKS:SUITS, "
                 "e.g. custom:AKQJT98765432:SHDC"
             )
         return CardOrder.custom(parts[1], parts[2], name=name.strip())
     raise CardOrderError(
-        f"unknown order {name!r}; expected one of {', '.join(ORDERS)} or custom:RANKS:SUITS"
+        f"unknown order {excerpt(name)}; expected one of {', '.join(ORDERS)} or custom:RANKS:SUITS"
     )
 
 

@@ -45,9 +45,9 @@ from typing import Any, Literal, TypeVar, overload
 import numpy as np
 import numpy.typing as npt
 
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, excerpt
 
-__all__ = ["IndexArray", "Notation", "Permutation", "PermutationError"]
+__all__ = ["MAX_PERMUTATION_SIZE", "IndexArray", "Notation", "Permutation", "PermutationError"]
 
 T = TypeVar("T")
 IndexArray = npt.NDArray[np.intp]
@@ -62,8 +62,34 @@ _HTML_SHOWN = 64
 _HTML_LIST_CYCLES = 1_000_000
 
 
+MAX_PERMUTATION_SIZE = 10_000_000
+"""The largest size a permutation is built with from a number (``n=``, cycle notation).
+
+Cycle notation names its size by its largest element (``"(1000000000)"`` would
+be a billion positions, 7.5 GiB), so sizes are checked against this limit
+before anything is allocated (see ``docs/limits.md``).
+"""
+
+
 class PermutationError(CroupierError):
     """A permutation is malformed, or sizes do not match."""
+
+
+def _check_size(size: int, what: str) -> None:
+    """Refuse a size outside ``0..MAX_PERMUTATION_SIZE`` before allocating it.
+
+    >>> Permutation.parse("(1000000000)")
+    Traceback (most recent call last):
+    ...
+    croupier.perm.PermutationError: size 1000000001 is too large; permutations have at most ...
+    """
+    if size < 0:
+        raise PermutationError(f"{what} must be >= 0, got {size}")
+    if size > MAX_PERMUTATION_SIZE:
+        raise PermutationError(
+            f"{what} {size} is too large; permutations have at most "
+            f"{MAX_PERMUTATION_SIZE} positions"
+        )
 
 
 def _frozen(a: IndexArray) -> IndexArray:
@@ -139,8 +165,7 @@ class Permutation:
         >>> Permutation.identity(4)
         Permutation([0, 1, 2, 3])
         """
-        if n < 0:
-            raise PermutationError(f"size must be >= 0, got {n}")
+        _check_size(n, "size")
         return cls._wrap(np.arange(n, dtype=np.intp))
 
     @classmethod
@@ -174,8 +199,7 @@ class Permutation:
         cyc = [[int(x) - base for x in c] for c in cycles]
         flat = [x for c in cyc for x in c]
         size = n if n is not None else (max(flat) + 1 if flat else 0)
-        if size < 0:
-            raise PermutationError(f"size must be >= 0, got {size}")
+        _check_size(size, "size")
         bad = [x + base for x in flat if not 0 <= x < size]
         if bad:
             raise PermutationError(
@@ -223,8 +247,10 @@ class Permutation:
         """
         s = text.strip()
         if "(" in s or ")" in s:
-            if not re.fullmatch(r"(\(\s*[\d\s,]*\)\s*)*", s) or re.search(r"\d{19}", s):
-                raise PermutationError(f"bad cycle notation {text!r}; expected e.g. '(0 2 1)(3 4)'")
+            if not re.fullmatch(r"(\(\s*[0-9\s,]*\)\s*)*", s) or re.search(r"[0-9]{19}", s):
+                raise PermutationError(
+                    f"bad cycle notation {excerpt(text)}; expected e.g. '(0 2 1)(3 4)'"
+                )
             cycles = [
                 [int(x) for x in re.split(r"[\s,]+", body.strip()) if x]
                 for body in re.findall(r"\(([^)]*)\)", s)
@@ -232,13 +258,14 @@ class Permutation:
             return cls.from_cycles([c for c in cycles if c], n=n, base=base)
         body = s[1:-1] if s.startswith("[") and s.endswith("]") else s
         tokens = [t for t in re.split(r"[\s,]+", body.strip()) if t]
-        if not all(re.fullmatch(r"-?\d{1,18}", t) for t in tokens):
+        if not all(re.fullmatch(r"-?[0-9]{1,18}", t) for t in tokens):
             raise PermutationError(
-                f"bad one-line notation {text!r}; expected e.g. '[2, 0, 1]' or '2 0 1'"
+                f"bad one-line notation {excerpt(text)}; expected e.g. '[2, 0, 1]' or '2 0 1'"
             )
+        _check_size(len(tokens), "size")
         p = cls([int(t) - base for t in tokens])
         if n is not None and len(p) != n:
-            raise PermutationError(f"{text!r} has {len(p)} elements, expected {n}")
+            raise PermutationError(f"{excerpt(text)} has {len(p)} elements, expected {n}")
         return p
 
     # ------------------------------------------------------------ basic access

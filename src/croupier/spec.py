@@ -199,7 +199,7 @@ MAX_DIGITS = 1000
 MAX_DEPTH = 50
 
 _BLANK_END = re.compile(r"\s*\Z")
-_TOKEN = re.compile(r"\s*(?:(?P<int>[+-]?\d+)|(?P<name>[A-Za-z][A-Za-z0-9_-]*)|(?P<op>[,*:()]))")
+_TOKEN = re.compile(r"\s*(?:(?P<int>[+-]?[0-9]+)|(?P<name>[A-Za-z][A-Za-z0-9_-]*)|(?P<op>[,*:()]))")
 
 
 def _tokens(text: str) -> Iterator[tuple[str, str]]:
@@ -249,7 +249,9 @@ class _Parser:
         return tok
 
     def fail(self, token: str, why: str) -> ShuffleSpecError:
-        return ShuffleSpecError(f"bad token {token!r} in shuffle spec {_clip(self.text)!r}: {why}")
+        return ShuffleSpecError(
+            f"bad token {_clip(token)!r} in shuffle spec {_clip(self.text)!r}: {why}"
+        )
 
     def sequence(self) -> Chain:
         steps = [self.term()]

@@ -36,6 +36,8 @@ from croupier.spec import Chain, Move, Repeat, ShuffleSpec, Step, parse_spec
 
 __all__ = [
     "BUILD_LIMIT",
+    "GROUP_LIMIT",
+    "SCHREIER_SIMS_LIMIT",
     "FaroOrder",
     "GroupInfo",
     "TooBigError",
@@ -62,6 +64,22 @@ BUILD_LIMIT = 10_000_000
 
 #: Elmsley searches (breadth-first over positions) are limited to decks this size.
 SEARCH_LIMIT = 2_000_000
+
+#: Groups that are not the symmetric or alternating group are computed (Schreier–Sims)
+#: up to this many cards; beyond it that takes minutes to hours, so it is refused.
+SCHREIER_SIMS_LIMIT = 64
+
+#: The largest deck :func:`shuffle_group` takes at all.
+GROUP_LIMIT = 10_000
+
+
+def _shown(n: int) -> str:
+    """``n`` for a message, or its size when it is long (no 4,300-digit ``str()``).
+
+    >>> _shown(52), _shown(10**1000)
+    ('52', 'a 3322-bit number')
+    """
+    return str(n) if n.bit_length() < 200 else f"a {n.bit_length()}-bit number"
 
 
 class TooBigError(RangeError):
@@ -140,9 +158,8 @@ def _rho(n: int, spent: list[int]) -> int:
                 k += m
             spent[0] += 2 * r
             if spent[0] > RHO_BUDGET:
-                shown = str(n) if n.bit_length() < 200 else f"a {n.bit_length()}-bit number"
                 raise TooBigError(
-                    f"cannot factor {shown} quickly (no prime factor below about 10**12 "
+                    f"cannot factor {_shown(n)} quickly (no prime factor below about 10**12 "
                     "turned up); decks up to 10**18 cards always work"
                 )
             r *= 2
@@ -500,7 +517,8 @@ def elmsley(n: int, to: int, frm: int = 0) -> list[FaroMode]:
         return ["in" if bit == "1" else "out" for bit in bin(to)[2:]]
     if n > SEARCH_LIMIT:
         raise TooBigError(
-            f"searching {n} cards from position {frm} is too big (limit {SEARCH_LIMIT}); "
+            f"searching {_shown(n)} cards from position {_shown(frm)} is too big "
+            f"(limit {SEARCH_LIMIT}); "
             "from the top card (frm=0) any size works"
         )
     parent: dict[int, tuple[int, FaroMode]] = {frm: (frm, "out")}
@@ -560,8 +578,8 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
     Symmetric and alternating groups are recognised at once for any size (a
     Monte Carlo test whose "yes" is a proof: a transitive group with a prime
     cycle of length ``p``, ``n/2 < p < n - 2``, contains the alternating group);
-    other groups need the Schreier–Sims algorithm, which takes seconds to
-    minutes for big groups on more than about a hundred cards.
+    other groups need the Schreier–Sims algorithm, which is run up to
+    :data:`SCHREIER_SIMS_LIMIT` cards (beyond it, it takes minutes to hours).
 
     >>> g = shuffle_group(["faro-in", "faro-out"], 8)
     >>> g.order, g.is_symmetric, g.is_alternating
@@ -580,8 +598,10 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
         ) from exc
     if n < 0:
         raise RangeError(f"deck size must be >= 0, got {n}")
-    if n > 10_000:
-        raise TooBigError(f"{n} cards is too many for a group computation (limit 10000)")
+    if n > GROUP_LIMIT:
+        raise TooBigError(
+            f"{_shown(n)} cards is too many for a group computation (limit {GROUP_LIMIT})"
+        )
     names: list[str] = []
     perms: list[Permutation] = []
     for g in generators:
@@ -605,6 +625,11 @@ def shuffle_group(generators: Iterable[str | ShuffleSpec | Permutation], n: int)
         if n >= 8 and group.is_alt_sym(eps=1e-9):
             # Proven to contain A_n: S_n if some generator is odd, otherwise A_n.
             pieces = list(range(3 if all_even else 2, n + 1))
+        elif n > SCHREIER_SIMS_LIMIT:
+            raise TooBigError(
+                f"the group on {n} cards is neither the symmetric nor the alternating group, "
+                f"and its exact order is computed up to {SCHREIER_SIMS_LIMIT} cards only"
+            )
         else:
             group.schreier_sims()
             pieces = [len(orbit) for orbit in group.basic_orbits]

@@ -34,6 +34,10 @@ from fractions import Fraction
 from croupier.errors import RangeError
 
 __all__ = [
+    "MAX_CARDS",
+    "MAX_MIXING_WORK",
+    "MAX_PACKETS",
+    "MAX_RIFFLES",
     "MixingCurve",
     "MixingPoint",
     "eulerian_numbers",
@@ -47,10 +51,50 @@ __all__ = [
 MAX_CARDS = 2000
 """Largest deck the exact formula is computed for (the work grows as n**2 big-int steps)."""
 
+MAX_PACKETS = 1_000_000
+"""The most packets per riffle (``base``) the exact formula takes."""
+
+MAX_RIFFLES = 200
+"""The most riffles :func:`riffle_mixing_curve` computes."""
+
+MAX_MIXING_WORK = 2 * 10**9
+"""The bound on riffles² x cards² x bits of packets, checked before computing.
+
+The exact fractions of ``k`` riffles of ``n`` cards have about ``n k log2(packets)``
+bits, and a curve up to ``k`` riffles costs about ``n² k² log2(packets)`` bit
+operations: 52 cards up to 200 riffles, 300 cards up to 149, 2,000 cards up to 22.
+"""
+
 
 def _check_cards(n: int) -> None:
     if not 1 <= n <= MAX_CARDS:
-        raise RangeError(f"deck size {n} is out of range; use 1..{MAX_CARDS} cards")
+        raise RangeError(f"deck size {_short(n)} is out of range; use 1..{MAX_CARDS} cards")
+
+
+def _short(value: int) -> str:
+    """``value`` for a message, or its size when it is huge (no 4,300-digit ``str()``).
+
+    >>> _short(52), _short(10**400)
+    ('52', 'a 1329-bit number')
+    """
+    return str(value) if abs(value) < 10**30 else f"a {value.bit_length()}-bit number"
+
+
+def _check_size(n: int, k: int, base: int) -> None:
+    """Refuse a computation over :data:`MAX_MIXING_WORK` before starting it.
+
+    >>> _check_size(52, 12, 10**6)
+    >>> _check_size(2000, 200, 2)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RangeError: 200 riffles of 2000 cards with 2 packets are too much work ...
+    """
+    if k * k * n * n * (base - 1).bit_length() > MAX_MIXING_WORK:
+        raise RangeError(
+            f"{k} riffles of {n} cards with {base} packets are too much work for the exact "
+            f"formula (riffles² x cards² x log2(packets) must stay below {MAX_MIXING_WORK}); "
+            "use fewer riffles, cards or packets"
+        )
 
 
 def eulerian_numbers(n: int) -> list[int]:
@@ -140,18 +184,29 @@ def _mixing_point(n: int, k: int, base: int, eul: list[int]) -> MixingPoint:
     n_fact = math.factorial(n)
     denom = a**n
     # TV = 1/2 sum_r A(n,r) |C(a+n-r,n)/a^n - 1/n!|, over the common denominator a^n * n!.
-    total = sum(
-        count * abs(math.comb(a + n - r, n) * n_fact - denom)
-        for r, count in enumerate(eul, start=1)
-    )
+    # C(a+n-r, n) for r = 1, 2, ... by C(m-1, n) = C(m, n) * (m-n) / m (exact), not n combs;
+    # a term is positive exactly when C >= ceil(a^n / n!), so n! and a^n multiply only sums.
+    above = -(-denom // n_fact)
+    ways_sum = count_sum = 0  # sum of count * C and of count, with the sign of each term
+    ways = math.comb(a + n - 1, n) if eul else 0
+    for r, count in enumerate(eul, start=1):
+        if ways >= above:
+            ways_sum += count * ways
+            count_sum += count
+        else:
+            ways_sum -= count * ways
+            count_sum -= count
+        m = a + n - r
+        ways = ways * (m - n) // m if ways else 0
+    total = n_fact * ways_sum - denom * count_sum
     tv = Fraction(total, 2 * denom * n_fact)
     separation = 1 - Fraction(n_fact * math.comb(a, n), denom)
     return MixingPoint(k, tv, separation)
 
 
 def _check_base(base: int) -> None:
-    if base < 2:
-        raise RangeError(f"packets per riffle {base} is invalid; use 2 or more")
+    if not 2 <= base <= MAX_PACKETS:
+        raise RangeError(f"packets per riffle {_short(base)} is invalid; use 2..{MAX_PACKETS}")
 
 
 def riffle_mixing(n: int, k: int, base: int = 2) -> MixingPoint:
@@ -168,6 +223,7 @@ def riffle_mixing(n: int, k: int, base: int = 2) -> MixingPoint:
     _check_base(base)
     if k < 0:
         raise RangeError(f"number of riffles {k} is negative; use 0 or more")
+    _check_size(n, k, base)
     return _mixing_point(n, k, base, eulerian_numbers(n))
 
 
@@ -179,8 +235,9 @@ def riffle_mixing_curve(n: int, max_k: int, base: int = 2) -> MixingCurve:
     """
     _check_cards(n)
     _check_base(base)
-    if not 1 <= max_k <= 200:
-        raise RangeError(f"maximum riffles {max_k} is out of range; use 1..200")
+    if not 1 <= max_k <= MAX_RIFFLES:
+        raise RangeError(f"maximum riffles {_short(max_k)} is out of range; use 1..{MAX_RIFFLES}")
+    _check_size(n, max_k, base)
     eul = eulerian_numbers(n)
     return MixingCurve(
         (_mixing_point(n, k, base, eul) for k in range(1, max_k + 1)), cards=n, base=base
@@ -202,6 +259,7 @@ def riffles_needed(n: int, threshold: Fraction | float = Fraction(1, 2), base: i
     k = 0
     while _mixing_point(n, k, base, eul).tv >= limit:
         k += 1
+        _check_size(n, k, base)  # a tiny threshold must not grow the fractions without bound
     return k
 
 

@@ -63,6 +63,9 @@ __all__ = [
 
 MAX_EXACT_CARDS = 10
 
+MAX_BITS_CARDS = 10_000
+"""The largest deck size :func:`bits_profile` shuffles (as for Monte Carlo runs)."""
+
 EngineChoice = Literal["auto", "walk", "fast"]
 """Which exact engine :func:`exact_report` uses: ``auto`` picks the walk or the fast route."""
 
@@ -406,6 +409,9 @@ def bits_profile(
 
     if not 1 <= trials <= 1_000_000:
         raise RangeError(f"trials {trials} is out of range; use 1..1000000")
+    for n in sizes:
+        if not 0 <= n <= MAX_BITS_CARDS:
+            raise RangeError(f"deck size {n} is out of range; use 0..{MAX_BITS_CARDS} cards")
     series: dict[str, list[tuple[float, float]]] = {}
     for name in names:
         method = get_analysis_method(name)

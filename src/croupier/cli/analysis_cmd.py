@@ -22,6 +22,7 @@ from croupier.analysis.methods import UnknownMethodError, analysis_methods, get_
 from croupier.analysis.mixing import format_probability, riffle_mixing_curve, riffles_needed
 from croupier.analysis.plots import check_plot_path, plot_bits, plot_curves, plot_heatmap
 from croupier.analysis.run import (
+    MAX_BITS_CARDS,
     EngineChoice,
     MonteCarloReport,
     RepeatReport,
@@ -31,7 +32,7 @@ from croupier.analysis.run import (
     repeat_report,
 )
 from croupier.cli.options import JsonOpt, OverwriteOpt, SeedOpt, option
-from croupier.errors import RangeError
+from croupier.errors import RangeError, bounded_decimal, excerpt
 from croupier.randomness import make_source
 from croupier.ranking.partitions import decimal
 
@@ -61,10 +62,10 @@ Modes:
     likeliest/least likely outcomes and obstructions such as fixed parity;
   --repeat M: shuffle again and again; exact TV after 1..M repetitions and
     where it stops falling (up to 7 cards);
-  --trials T: Monte Carlo on any deck size: card x position chi-square and
+  --trials T: Monte Carlo on up to 10,000 cards: card x position chi-square and
     G-tests, and with 52 cards bridge suit-pattern and poker-category tests;
   --bits: random bits used per shuffle against the log2(n!) bound, for deck
-    sizes up to --cards.
+    sizes up to --cards (at most 10,000).
 
 METHOD is a name from --list (several, comma-separated, for --repeat and
 --bits).  Deal methods (deal:NAME) deal --hands (default four equal hands).
@@ -83,7 +84,9 @@ MIXING_HELP = """\
 Exact distance to uniform after k Gilbert–Shannon–Reeds riffles of N cards.
 
 Total variation and separation come from the rising-sequence formula
-(Bayer–Diaconis) as exact fractions, for any deck size.
+(Bayer–Diaconis) as exact fractions, for up to 2,000 cards, 200 riffles and
+1,000,000 packets, with riffles² x cards² x log2(packets) at most 2,000,000,000
+(52 cards: up to 200 riffles; 2,000 cards: up to 22).
 
 \b
 Examples:
@@ -111,21 +114,31 @@ def parse_hands(spec: str | None, cards: int) -> tuple[int, ...] | None:
     """
     if spec is None:
         return None
-    try:
-        parts = [int(x) for x in spec.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise RangeError(f"--hands {spec!r} is not a count or sizes like '4' or '3,3,2'") from None
+    values = [bounded_decimal(x, 9) for x in spec.replace(" ", "").split(",") if x]
+    parts = [v for v in values if v is not None]
+    if len(parts) != len(values):
+        raise RangeError(f"--hands {excerpt(spec)} is not a count or sizes like '4' or '3,3,2'")
     if len(parts) == 1:
         players = parts[0]
         if players < 1 or cards % players:
             raise RangeError(
-                f"--hands {spec!r}: {cards} cards do not split into {players} equal hands;"
+                f"--hands {excerpt(spec)}: {cards} cards do not split into {players} equal hands;"
                 " give sizes such as '3,3,2'"
             )
         return (cards // players,) * players
     if not parts or any(k < 0 for k in parts) or sum(parts) != cards:
-        raise RangeError(f"--hands {spec!r} must be sizes adding up to {cards} cards")
+        raise RangeError(f"--hands {excerpt(spec)} must be sizes adding up to {cards} cards")
     return tuple(parts)
+
+
+def _short_int(value: int) -> str:
+    """An integer for a message: in full when short, else its first digits and length.
+
+    >>> _short_int(52), _short_int(10**400)
+    ('52', '10000000000000000000... (401 digits)')
+    """
+    text = decimal(value)
+    return text if len(text) <= 30 else f"{text[:20]}... ({len(text)} digits)"
 
 
 def fraction_text(value: Fraction) -> str:
@@ -320,8 +333,11 @@ def _bits(
     as_json: bool,
     overwrite: bool,
 ) -> None:
-    if cards < 2:
-        raise RangeError(f"--cards {cards} is too small for the bits chart; use 2 or more")
+    if not 2 <= cards <= MAX_BITS_CARDS:
+        raise RangeError(
+            f"--cards {_short_int(cards)} is out of range for the bits chart; "
+            f"use 2..{MAX_BITS_CARDS}"
+        )
     steps = min(10, cards - 1)
     sizes = sorted({round(2 + i * (cards - 2) / max(steps - 1, 1)) for i in range(steps)})
     series, bound = bits_profile(names, sizes, trials, seed or "croupier-bits")
@@ -395,7 +411,7 @@ def analyze_command(
     if not names:
         raise RangeError(f"no method in {method!r}; croupier analyze --list shows them")
     if cards < 1:
-        raise RangeError(f"--cards {cards} is invalid; use 1 or more")
+        raise RangeError(f"--cards {_short_int(cards)} is invalid; use 1 or more")
     chosen = [
         flag
         for flag, on in (("--exact", exact), ("--repeat", repeat is not None), ("--bits", bits))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -228,8 +229,28 @@ def flag_for_parameters(message: str, command: click.Command | None) -> str:
     return re.sub(r"(?<![\w-])([a-z][a-z0-9_]*)=(\s*)", replace, message)
 
 
+MESSAGE_LIMIT = 600
+"""The longest error or warning line the program prints (characters)."""
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    r"""A message as one bounded, printable line.
+
+    White space runs become one space, other control characters are shown
+    escaped (a message can quote hostile input), and a message longer than
+    :data:`MESSAGE_LIMIT` is cut in the middle.
+
+    >>> _one_line("bad\n value\x1b[31m")
+    'bad value\\x1b[31m'
+    >>> len(_one_line("x" * 5000)) <= MESSAGE_LIMIT
+    True
+    """
+    text = " ".join(text.split())
+    text = "".join(repr(c)[1:-1] if unicodedata.category(c).startswith("C") else c for c in text)
+    if len(text) > MESSAGE_LIMIT:
+        half = (MESSAGE_LIMIT - 5) // 2
+        text = f"{text[:half]} ... {text[-half:]}"
+    return text
 
 
 def _usage_error(exc: click.exceptions.UsageError) -> str:
@@ -253,7 +274,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", DeprecationWarning)
         code = _run(args)
     for message in dict.fromkeys(_one_line(str(w.message)) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
@@ -287,6 +308,8 @@ def _run(args: list[str]) -> int:
         message = flag_for_parameters(_one_line(str(exc)), _resolve(args))
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     except BrokenPipeError:
         return 0
     except (OSError, UnicodeError) as exc:
@@ -294,9 +317,18 @@ def _run(args: list[str]) -> int:
             raise
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
+    try:
+        sys.stdout.flush()  # a full disk shows here, not after a "successful" exit
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return result if isinstance(result, int) else 0
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+    """Run the program and exit (the console script is :func:`croupier.cli.entry.main`)."""
+    from croupier.cli.entry import main as entry_main
+
+    entry_main()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any, Literal, get_args
 
 import typer
@@ -46,7 +46,7 @@ from croupier.dealing import (
 from croupier.decks import DECK_PRESETS
 from croupier.errors import CroupierError, EntropyExhaustedError, LayoutError, RankingError
 from croupier.formats.deal_csv import format_deals_csv
-from croupier.formats.deal_json import deals_to_json, format_deal_json
+from croupier.formats.deal_json import deal_to_dict, format_deal_json
 from croupier.formats.deal_text import (
     format_deal_piles,
     format_deal_text,
@@ -55,6 +55,7 @@ from croupier.formats.deal_text import (
 )
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 from croupier.randomness import (
+    SEEDED_STREAM_ID,
     EntropySource,
     OsRandomSource,
     RandomSource,
@@ -67,6 +68,10 @@ from croupier.ranking.partitions import decimal, parse_decimal
 from croupier.ranking.schemes import get_scheme, scheme_names
 
 __all__ = [
+    "MAX_DEAL_COUNT",
+    "MAX_ENTROPY_DEALS",
+    "MAX_ENTROPY_WORK",
+    "SEEDED_LABEL",
     "WRITERS",
     "DealFormat",
     "app",
@@ -81,6 +86,25 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 DealFormat = Literal["text", "json", "jsonl", "pbn", "csv"]
 """The output formats of ``croupier deal`` (the keys of :data:`WRITERS`)."""
+
+MAX_DEAL_COUNT = 1_000_000_000
+"""The most deals one ``croupier deal`` run prints (``--count``); every format streams."""
+
+MAX_ENTROPY_DEALS = 10_000
+"""The most deals per method ``croupier entropy --deals`` measures."""
+
+MAX_ENTROPY_WORK = 30_000_000
+"""The bound on ``--deals`` x (deck size)² for ``croupier entropy`` (dealing a big deck
+costs about the square of its size; bridge: 10,000 deals, 208 cards: 693)."""
+
+SEEDED_LABEL = (
+    f"seeded: reproducible from its seed ({SEEDED_STREAM_ID}), so only as secret as the seed"
+)
+"""The line that labels the output of a seeded run (a ``%`` comment in PBN).
+
+It never quotes the seed: whoever reads the deals must not be able to deal the
+rest of the stream.
+"""
 
 _DEFAULT_METHOD = next(iter(METHODS))  # the registry lists the default first
 _GAMES = ", ".join(GAMES)
@@ -100,7 +124,10 @@ Randomness: the OS CSPRNG by default (not reproducible); --seed TEXT for a
 reproducible stream (only as secret as the seed); --entropy dice:3,6,1,... (or
 coins:HT..., hex:...) for your own rolls (a bridge deal needs about 37 d6 rolls;
 too few is an error saying how many more).  --json is --format json.  A note on
-the source goes to stderr, so stdout stays clean for every --format.
+the source goes to stderr, so stdout stays clean for every --format; the output
+of a --seed run starts with a line saying it is seeded (a % comment in PBN).
+Every format is written deal by deal (--count up to 1,000,000,000); a layout
+deals at most 5,200 cards.
 
 \b
 Examples:
@@ -205,6 +232,16 @@ def number_json(number: int, scheme: str, deal: Deal) -> dict[str, Any]:
     return obj
 
 
+def _short_int(value: int) -> str:
+    """An integer for a message: in full when short, else its first digits and length.
+
+    >>> _short_int(52), _short_int(10**400)
+    ('52', '10000000000000000000... (401 digits)')
+    """
+    text = decimal(value)
+    return text if len(text) <= 30 else f"{text[:20]}... ({len(text)} digits)"
+
+
 def _dice_note(layout: Layout) -> str:
     rolls = math.ceil(math.log2(layout.count) / math.log2(6) - 1e-12) if layout.count > 1 else 0
     flips = math.ceil(math.log2(layout.count) - 1e-12) if layout.count > 1 else 0
@@ -228,10 +265,15 @@ def _source_notes(source: RandomSource, layout: Layout, count: int, method: str)
 
 # -- output formats -----------------------------------------------------------------------
 
-_Writer = Callable[[Iterable[Deal], str, bool, Layout], None]
+_Writer = Callable[[Iterable[Deal], str, bool, Layout, bool], None]
+"""``(deals, scheme, bits, layout, seeded)``: print deals in one format, as they come."""
 
 
-def _write_text(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -> None:
+def _write_text(
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+) -> None:
+    if seeded:
+        typer.echo(SEEDED_LABEL)
     total = 0.0
     for i, d in enumerate(deals):
         if i:
@@ -242,20 +284,63 @@ def _write_text(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) 
         typer.echo(f"total bits used: {total:.2f} (log2 M = {math.log2(layout.count):.2f})")
 
 
-def _write_json(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -> None:
-    items = list(deals)
-    if len(items) == 1:
-        typer.echo(format_deal_json(items[0], scheme))
-    else:
-        typer.echo(deals_to_json(items, scheme))
+def json_document_chunks(deals: Iterable[Deal], scheme: str) -> Iterator[str]:
+    """The JSON document of ``croupier deal``, piece by piece, in bounded memory.
+
+    One deal is its object; several are ``{"deals": [...], "total_bits": ...}``,
+    written deal by deal so a long run never sits in memory.  The pieces join
+    to exactly what :func:`~croupier.formats.deal_json.deals_to_json` writes.
+
+    >>> from croupier.dealing import deal_from_number
+    >>> from croupier.formats.deal_json import deals_to_json
+    >>> run = [deal_from_number(make_layout("war"), k) for k in (0, 1, 2)]
+    >>> "".join(json_document_chunks(run, "croupier")) == deals_to_json(run) + "\\n"
+    True
+    """
+    it = iter(deals)
+    first = next(it, None)
+    if first is None:
+        yield json.dumps({"deals": [], "total_bits": 0.0}, indent=2) + "\n"
+        return
+    second = next(it, None)
+    if second is None:
+        yield format_deal_json(first, scheme) + "\n"
+        return
+    total = 0.0
+    yield '{\n  "deals": [\n'
+    for i, deal in enumerate(_chain(first, second, it)):
+        obj = deal_to_dict(deal, scheme)
+        total += float(obj["bits_used"])
+        text = json.dumps(obj, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        yield ("    " if i == 0 else ",\n    ") + text
+    yield f'\n  ],\n  "total_bits": {json.dumps(round(total, 6))}\n}}\n'
 
 
-def _write_jsonl(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -> None:
+def _chain(first: Deal, second: Deal, rest: Iterator[Deal]) -> Iterator[Deal]:
+    yield first
+    yield second
+    yield from rest
+
+
+def _write_json(
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+) -> None:
+    for chunk in json_document_chunks(deals, scheme):
+        typer.echo(chunk, nl=False)
+
+
+def _write_jsonl(
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+) -> None:
     for d in deals:
         typer.echo(format_deal_json(d, scheme, indent=None))
 
 
-def _write_pbn(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -> None:
+def _write_pbn(
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+) -> None:
+    if seeded:
+        typer.echo(f"% {SEEDED_LABEL}")
     total = 0.0
     for d in deals:
         typer.echo(format_pbn_deal(d.piles))
@@ -264,8 +349,14 @@ def _write_pbn(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -
         typer.echo(f"% {total:.2f} bits used", err=True)
 
 
-def _write_csv(deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout) -> None:
-    typer.echo(format_deals_csv(list(deals), scheme), nl=False)
+def _write_csv(
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+) -> None:
+    for i, d in enumerate(deals):  # row by row: the header, then one row per deal
+        rows = format_deals_csv([d], scheme).splitlines(keepends=True)
+        if i:
+            rows[1] = f"{i + 1}{rows[1][1:]}"  # the row starts "1,": the deal's place in the run
+        typer.echo("".join(rows if i == 0 else rows[1:]), nl=False)
 
 
 WRITERS: dict[DealFormat, _Writer] = {
@@ -313,6 +404,10 @@ def deal_command(
     scheme: SchemeOpt = DEFAULT_SCHEME,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
+    if not 1 <= count <= MAX_DEAL_COUNT:
+        raise CroupierError(
+            f"--count must be at least 1 and at most {MAX_DEAL_COUNT:,}, got {_short_int(count)}"
+        )
     out_format = _resolve_format(fmt, as_json)
     layout = _layout(game, players, hands, deck)
     scheme = _check_scheme(layout, scheme)
@@ -334,7 +429,7 @@ def deal_command(
         )
     deals = deal_many(layout, count, method=method, source=source)
     try:
-        WRITERS[out_format](deals, scheme, bits, layout)
+        WRITERS[out_format](deals, scheme, bits, layout, source.kind == "seeded")
     except EntropyExhaustedError as exc:
         raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
     for line in _source_notes(source, layout, count, method):
@@ -416,10 +511,18 @@ def entropy_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Print log2 of the number of deals, of a deck order, and the bits each method used."""
-    if deals < 1:
-        raise CroupierError(f"--deals must be at least 1, got {deals}")
+    if not 1 <= deals <= MAX_ENTROPY_DEALS:
+        raise CroupierError(
+            f"--deals must be at least 1 and at most {MAX_ENTROPY_DEALS:,}, got {_short_int(deals)}"
+        )
     layout = _layout(game, players, hands, deck)
     n = len(layout.deck)
+    most = max(1, MAX_ENTROPY_WORK // max(1, n * n))
+    if deals > most:
+        raise CroupierError(
+            f"--deals {deals} is too many for a deck of {n} cards; the measurement takes "
+            f"at most {most:,} deals of it (--deals x cards² <= {MAX_ENTROPY_WORK:,})"
+        )
     log2m = math.log2(layout.count)
     log2full = math.lgamma(n + 1) / math.log(2)
     measured: dict[str, float] = {}

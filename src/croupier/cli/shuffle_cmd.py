@@ -24,7 +24,12 @@ import typer
 
 from croupier.cli.options import BitsOpt, EntropyOpt, JsonOpt, SeedOpt, method_option, option
 from croupier.decks import make_deck
-from croupier.errors import CroupierError, EntropyExhaustedError, FileFormatError, ShuffleSpecError
+from croupier.errors import (
+    CroupierError,
+    EntropyExhaustedError,
+    FileFormatError,
+    ShuffleSpecError,
+)
 from croupier.randomness import (
     EntropySource,
     UniformSampler,
@@ -42,7 +47,15 @@ from croupier.shuffling import (
     get_shuffle_method,
 )
 
-__all__ = ["AUTO", "LEHMER_MAX_ITEMS", "app", "chosen_method", "shuffle_command"]
+__all__ = [
+    "AUTO",
+    "LEHMER_MAX_ITEMS",
+    "MAX_SHUFFLE_FILE_BYTES",
+    "MAX_SHUFFLE_ITEMS",
+    "app",
+    "chosen_method",
+    "shuffle_command",
+]
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -51,6 +64,12 @@ AUTO = "auto"
 
 LEHMER_MAX_ITEMS = 100_000
 """The most items ``--method lehmer`` takes: its decoding moves O(n**2) items."""
+
+MAX_SHUFFLE_ITEMS = 10_000_000
+"""The most items one ``croupier shuffle`` run shuffles (``--cards N``, lines of ``--file``)."""
+
+MAX_SHUFFLE_FILE_BYTES = 256 * 2**20
+"""The largest ``--file`` (or standard input) ``croupier shuffle`` reads: 256 MiB."""
 
 _LIMIT = f"{LEHMER_ONE_DRAW_LIMIT:,}"
 _FAIR = ", ".join(SHUFFLE_METHODS)
@@ -119,12 +138,14 @@ def _number(x: float) -> int | float:
 
 def _read_bytes(path: str) -> bytes:
     """The bytes of ``path`` (``-``: standard input), or a one-line error naming the file."""
+    limit = MAX_SHUFFLE_FILE_BYTES
     if path == "-":
         stdin = getattr(sys.stdin, "buffer", None)
-        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+        data = stdin.read(limit + 1) if stdin is not None else sys.stdin.read(limit + 1).encode()
+        return _within_limit(data, "standard input")
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return _within_limit(handle.read(limit + 1), f"--file {path!r}")
     except OSError as exc:
         if isinstance(exc, IsADirectoryError):
             why = "it is a folder, not a file"
@@ -135,6 +156,16 @@ def _read_bytes(path: str) -> bytes:
         else:
             why = (exc.strerror or str(exc)).lower()
         raise FileFormatError(f"cannot read --file {path!r}: {why}") from None
+
+
+def _within_limit(data: bytes, what: str) -> bytes:
+    """``data`` (read up to one byte over the limit), or an error when it is over."""
+    if len(data) > MAX_SHUFFLE_FILE_BYTES:
+        raise FileFormatError(
+            f"{what} is larger than {MAX_SHUFFLE_FILE_BYTES // 2**20} MiB, the most "
+            "croupier shuffle reads"
+        )
+    return data
 
 
 def _split_lines(data: bytes) -> tuple[list[bytes], bool]:
@@ -204,6 +235,11 @@ def _values(
         bom = b""
         if data.startswith(_BOM):  # a byte-order mark stays at the start, not with line 1
             bom, data = _BOM, data[len(_BOM) :]
+        if data.count(b"\n") + (not data.endswith(b"\n")) > MAX_SHUFFLE_ITEMS:
+            raise FileFormatError(
+                f"--file {file!r} has more than {MAX_SHUFFLE_ITEMS:,} lines, the most "
+                "croupier shuffle shuffles"
+            )
         lines, drop_last_ending = _split_lines(data)
         if as_json:
             return [_line_text(line, file, i) for i, line in enumerate(lines, 1)], False, bom, False
@@ -217,7 +253,15 @@ def shuffle_command(
     deck: Annotated[
         str | None, typer.Option("--deck", help="Shuffle a deck preset (see croupier deck).")
     ] = None,
-    cards: Annotated[int | None, option("--cards", "Shuffle the numbers 1..N.", min=0)] = None,
+    cards: Annotated[
+        int | None,
+        option(
+            "--cards",
+            f"Shuffle the numbers 1..N (N at most {MAX_SHUFFLE_ITEMS:,}).",
+            min=0,
+            max=MAX_SHUFFLE_ITEMS,
+        ),
+    ] = None,
     file: Annotated[
         str | None,
         typer.Option(

@@ -20,11 +20,17 @@ import typer
 from croupier import __version__
 from croupier.boards import Board, parse_board_range
 from croupier.cli.options import JsonOpt, OverwriteOpt, format_option, option, out_option
-from croupier.errors import SeedError
+from croupier.errors import CroupierError, SeedError
 from croupier.files import write_file
 from croupier.formats.board_files import BoardFormat, render_boards
 from croupier.formats.board_json import board_to_dict
-from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy, seed_from_hex
+from croupier.tournament.bigdeal import (
+    bigdeal_boards,
+    entropy_warning,
+    seed_from_entropy,
+    seed_from_hex,
+)
+from croupier.tournament.board_plan import BoardPlan
 from croupier.tournament.squaredeal import SquareDealEvent
 from croupier.tournament.squaredeal_workflow import (
     make_sessions,
@@ -33,7 +39,13 @@ from croupier.tournament.squaredeal_workflow import (
     set_delayed_value,
     verify_sessions,
 )
-from croupier.tournament.verifiable import ALGORITHM, commitment, make_boards
+from croupier.tournament.verifiable import (
+    ALGORITHM,
+    ALGORITHM_PLAN,
+    commitment,
+    make_boards,
+    plan_commitment,
+)
 from croupier.tournament.verifiable_workflow import new_key_file, read_key_file, verify_boards
 from croupier.tournament.verification import FileCheck, Mismatch, VerifyReport
 
@@ -85,16 +97,18 @@ Workflow:
 """
 
 BOARDS_HELP = """\
-croupier's own verifiable dealing (croupier-boards/1): any board on its own,
-exactly uniform, from SHAKE-256 over key, event, delayed value, session and board.
+croupier's own verifiable dealing (croupier-boards/1 and /2): any board on its
+own, exactly uniform, from SHAKE-256 over key, event, delayed value, session
+and board.  With --plan the commitment (croupier-boards/2) also covers which
+boards every session plays.
 
 \b
 Workflow:
-  croupier boards new-key --event "Club Cup" --key-file cup.key   # prints the commitment
-  croupier boards make --event "Club Cup" --key-file cup.key --dv "15234.56" \\
-      --session 1 --boards 1-16 --out cup1.pbn
-  croupier boards verify --event "Club Cup" --key-file cup.key --commitment HEX \\
-      --dv "15234.56" --session 1 cup1.pbn
+  croupier boards new-key --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key
+  croupier boards make --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key \\
+      --dv "15234.56" --session 1 --out cup1.pbn
+  croupier boards verify --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key \\
+      --commitment HEX --dv "15234.56" --session 1 cup1.pbn
 """
 
 _SETTINGS: dict[str, Any] = {"add_completion": False, "rich_markup_mode": None}
@@ -160,6 +174,7 @@ def report_to_dict(report: VerifyReport) -> dict[str, Any]:
         },
         "files": [_file_check_to_dict(f) for f in report.files],
         "failures": report.failures,
+        "notes": list(report.notes),
     }
 
 
@@ -186,6 +201,8 @@ def _print_report(report: VerifyReport, as_json: bool) -> None:
                 typer.echo(f"FAIL {m.describe()}")
             if check.ok:
                 typer.echo(f"OK   {_file_ok_line(check)}")
+        for note in report.notes:
+            typer.echo(f"NOTE {note}")
         if report.failures:
             typer.echo(f"{report.failures} of {len(report.files)} file(s) do not match")
         else:
@@ -207,6 +224,18 @@ KeyFileOpt = Annotated[
 DvOpt = Annotated[str, typer.Option("--dv", help="The delayed value (UTF-8, byte-exact).")]
 SessionOpt = Annotated[int, typer.Option("--session", min=1, help="Session number (1 or more).")]
 SqdArg = Annotated[Path, typer.Argument(help="The event file (EVENT.sqd).")]
+PlanOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--plan",
+        help="The board plan SESSION:BOARDS;... like '1:1-16;2:17-32' "
+        "(croupier-boards/2: the commitment covers it).",
+    ),
+]
+
+
+def _plan(text: str | None) -> BoardPlan | None:
+    return BoardPlan.parse(text) if text is not None else None
 
 
 # ----------------------------------------------------------------------------- bigdeal
@@ -236,8 +265,11 @@ def bigdeal(
         )
     seed = seed_from_hex(hash_hex) if hash_hex is not None else seed_from_entropy(entropy or [])
     made = bigdeal_boards(seed, owner, parse_board_range(boards))
+    warning = entropy_warning(entropy) if entropy is not None else None
     if out is not None or not as_json:
         _emit(render_boards(made, fmt, generator=GENERATOR), out, overwrite)
+    if warning is not None:  # after the boards: an error above stays the only line
+        typer.echo(f"warning: {warning}", err=True)
     if as_json:
         _echo_json(
             {
@@ -247,6 +279,7 @@ def bigdeal(
                 "file": None if out is None else str(out),
                 "format": fmt.value if out is not None else None,
                 "boards": _boards_json(made),
+                "warnings": [] if warning is None else [warning],
             }
         )
 
@@ -307,7 +340,7 @@ def _event_to_dict(event: SquareDealEvent) -> dict[str, Any]:
 @squaredeal_app.command("publish")
 def squaredeal_publish(
     sqd: SqdArg,
-    keys: Annotated[
+    key_file: Annotated[
         Path | None, typer.Option("--keys", help="Key file to create (default EVENT.sqk).")
     ] = None,
     as_json: JsonOpt = False,
@@ -318,7 +351,7 @@ def squaredeal_publish(
     Examples:
       croupier squaredeal publish EV.sqd     # writes EV.sqk (keep it secret), KH into EV.sqd
     """
-    done = publish_keys(sqd, keys)
+    done = publish_keys(sqd, key_file)
     if as_json:
         _echo_json(
             {
@@ -415,18 +448,28 @@ def squaredeal_verify(
     sqd: SqdArg,
     sqk: Annotated[Path, typer.Argument(help="The published key file (EVENT.sqk).")],
     files: Annotated[list[Path], typer.Argument(help="Session files to check.")],
+    boards: Annotated[
+        str | None,
+        option("--boards", "The boards announced for phases whose board spec is '?': A-B."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check KH, regenerate every session and compare with the files (exit 0 = all match).
 
-    Each file is recognised by its name (prefix, session, 'reserve'); exit
-    status 1 when anything differs, with one FAIL line per file and board.
+    Each file is recognised by its name (prefix, session, 'reserve') and must
+    hold exactly its session's boards, in order; exit status 1 when anything
+    differs, with one FAIL line per file and board.  Files of a phase whose
+    boards are chosen at dealing time ('?') need --boards.  KH commits to the
+    keys only, not to the event name or board numbers in the .sqd: NOTE
+    lines say what was not covered (croupier boards --plan commits to both).
 
     \b
     Examples:
       croupier squaredeal verify EV.sqd EV.sqk sets/CUP1.pbn sets/CUP2.pbn
+      croupier squaredeal verify EV.sqd EV.sqk --boards 1-24 sets/ASK1.pbn
     """
-    _print_report(verify_sessions(sqd, sqk, files), as_json)
+    numbers = parse_board_range(boards) if boards is not None else None
+    _print_report(verify_sessions(sqd, sqk, files, boards=numbers), as_json)
 
 
 # ------------------------------------------------------------------------------ boards
@@ -434,21 +477,27 @@ def squaredeal_verify(
 def boards_new_key(
     event: EventOpt,
     key_file: Annotated[Path, typer.Option("--key-file", help="Secret key file to create.")],
+    plan: PlanOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Make a secret key (64 hex digits) and print the commitment to publish.
 
+    With --plan the commitment is croupier-boards/2 and covers the board plan
+    (publish the plan with it); without, croupier-boards/1 (key and event).
+
     \b
     Examples:
+      croupier boards new-key --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key
       croupier boards new-key --event "Club Cup" --key-file cup.key
     """
-    made = new_key_file(key_file, event)
+    made = new_key_file(key_file, event, _plan(plan))
     if as_json:
         _echo_json(
             {
                 "key_file": str(made.key_file),
                 "algorithm": made.algorithm,
                 "event": made.event,
+                "plan": None if made.plan is None else made.plan.format(),
                 "commitment": made.commitment,
             }
         )
@@ -456,55 +505,90 @@ def boards_new_key(
     typer.echo(f"wrote {made.key_file} (keep it secret until the event is over)")
     typer.echo(f"algorithm  {made.algorithm}")
     typer.echo(f"event      {made.event}")
+    if made.plan is not None:
+        typer.echo(f"plan       {made.plan.format()}")
     typer.echo(f"commitment {made.commitment}")
 
 
 @boards_app.command("commitment")
-def boards_commitment(event: EventOpt, key_file: KeyFileOpt, as_json: JsonOpt = False) -> None:
-    """Print the commitment of a key file for an event.
+def boards_commitment(
+    event: EventOpt, key_file: KeyFileOpt, plan: PlanOpt = None, as_json: JsonOpt = False
+) -> None:
+    """Print the commitment of a key file for an event (and board plan, with --plan).
 
     \b
     Examples:
+      croupier boards commitment --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key
       croupier boards commitment --event "Club Cup" --key-file cup.key
     """
-    value = commitment(read_key_file(key_file), event)
+    key, parsed = read_key_file(key_file), _plan(plan)
+    if parsed is None:
+        algorithm, value = ALGORITHM, commitment(key, event)
+    else:
+        algorithm, value = ALGORITHM_PLAN, plan_commitment(key, event, parsed)
     if as_json:
-        _echo_json({"algorithm": ALGORITHM, "event": event, "commitment": value})
+        _echo_json(
+            {
+                "algorithm": algorithm,
+                "event": event,
+                "plan": None if parsed is None else parsed.format(),
+                "commitment": value,
+            }
+        )
         return
     typer.echo(value)
+
+
+def _session_boards(plan: BoardPlan | None, boards: str | None, session: int) -> range:
+    """The boards of ``session``: from the plan, or from --boards (exactly one of them)."""
+    if (plan is None) == (boards is None):
+        raise CroupierError(
+            "give exactly one of --plan (the committed board plan) or --boards "
+            "(the boards, for a croupier-boards/1 commitment)"
+        )
+    return plan.boards_for(session) if plan is not None else parse_board_range(boards or "")
 
 
 @boards_app.command("make")
 def boards_make(
     event: EventOpt,
     key_file: KeyFileOpt,
-    dv: DvOpt,
+    delayed_value: DvOpt,
     session: SessionOpt,
-    boards: Annotated[str, option("--boards", "N or A-B.")],
+    boards: Annotated[
+        str | None, option("--boards", "N or A-B (croupier-boards/1, without --plan).")
+    ] = None,
+    plan: PlanOpt = None,
     fmt: BoardFormatOpt = BoardFormat.PBN,
     out: Annotated[Path | None, out_option("Write to FILE instead of stdout.")] = None,
     overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Deal boards of one session with croupier-boards/1.
+    """Deal the boards of one session (the plan's boards, or --boards).
 
     \b
     Examples:
+      croupier boards make --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key \\
+          --dv "15234.56" --session 1 --out cup1.pbn
       croupier boards make --event "Club Cup" --key-file cup.key --dv "15234.56" \\
           --session 1 --boards 1-16 --out cup1.pbn
     """
+    parsed = _plan(plan)
+    numbers = _session_boards(parsed, boards, session)
     key = read_key_file(key_file)
-    made = make_boards(key, event, dv.encode("utf-8"), session, parse_board_range(boards))
+    algorithm = ALGORITHM if parsed is None else ALGORITHM_PLAN
+    made = make_boards(key, event, delayed_value.encode("utf-8"), session, numbers)
     if out is not None or not as_json:
-        generator = f"{GENERATOR} {ALGORITHM}"
+        generator = f"{GENERATOR} {algorithm}"
         title = f"{event} — session {session}"
         _emit(render_boards(made, fmt, generator=generator, title=title), out, overwrite)
     if as_json:
         _echo_json(
             {
-                "algorithm": ALGORITHM,
+                "algorithm": algorithm,
                 "event": event,
-                "delayed_value": dv,
+                "plan": None if parsed is None else parsed.format(),
+                "delayed_value": delayed_value,
                 "session": session,
                 "file": None if out is None else str(out),
                 "format": fmt.value if out is not None else None,
@@ -524,21 +608,32 @@ def boards_verify(
     session: SessionOpt,
     files: Annotated[list[Path], typer.Argument(help="Board files of this session.")],
     boards: Annotated[
-        str | None, option("--boards", "The boards each file must hold: N or A-B.")
+        str | None,
+        option("--boards", "The boards each file must hold (croupier-boards/1): N or A-B."),
     ] = None,
+    plan: PlanOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the commitment and regenerate the boards in FILES (exit 0 = all match).
 
-    Without --boards every board found in a file is checked; with it, each
-    file must hold exactly those boards (and .txt files are numbered from
-    its first board).
+    Give the board plan published with a croupier-boards/2 commitment
+    (--plan), or, for a croupier-boards/1 commitment, the boards each file
+    must hold (--boards; a NOTE says the commitment does not cover them).
+    Each file must hold exactly the session's boards, in order: a missing,
+    extra, repeated, reordered or renumbered board fails, naming file and
+    board (exit 1).  .txt files are numbered from the first board.
 
     \b
     Examples:
+      croupier boards verify --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key \\
+          --commitment 2492166a... --dv "15234.56" --session 1 cup1.pbn
       croupier boards verify --event "Club Cup" --key-file cup.key \\
           --commitment 2492166a... --dv "15234.56" --session 1 --boards 1-16 cup1.pbn
     """
-    plan = parse_board_range(boards) if boards is not None else None
-    report = verify_boards(key_file, event, commitment_hex, dv, session, files, plan)
+    parsed = _plan(plan)
+    _session_boards(parsed, boards, session)  # one of the two, valid, before any file is read
+    numbers = parse_board_range(boards) if boards is not None else None
+    report = verify_boards(
+        key_file, event, commitment_hex, dv, session, files, numbers, plan=parsed
+    )
     _print_report(report, as_json)

@@ -28,11 +28,12 @@ from functools import cached_property
 from typing import NamedTuple
 
 from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card
-from croupier.errors import LayoutError
+from croupier.errors import LayoutError, bounded_decimal, excerpt
 from croupier.ranking.partitions import multinomial
 
 __all__ = [
     "GAMES",
+    "MAX_LAYOUT_CARDS",
     "GamePreset",
     "GameSetup",
     "Layout",
@@ -41,6 +42,14 @@ __all__ = [
     "game_names",
     "make_layout",
 ]
+
+MAX_LAYOUT_CARDS = 5_200
+"""The most cards a layout deals (100 standard decks), and the most piles it has.
+
+Numbering and unranking deals take time that grows faster than the square of
+the deck size, so bigger decks are refused before any card is built (see
+``docs/limits.md``).
+"""
 
 _SUIT_POS = {s: i for i, s in enumerate(BRIDGE_SUITS)}
 _RANK_POS = {r: i for i, r in enumerate(BRIDGE_RANKS)}
@@ -103,6 +112,7 @@ class Layout:
     remainder_name: str | None = None
 
     def __post_init__(self) -> None:
+        _check_cards(len(self.deck), self.deck_name)
         if sum(p.size for p in self.piles) != len(self.deck):
             raise LayoutError(
                 f"pile sizes {[p.size for p in self.piles]} do not add up to the "
@@ -173,10 +183,45 @@ class Layout:
 # -- decks ------------------------------------------------------------------------------
 
 
+def _shown(n: int) -> str:
+    """A number for a message, or its size when it is long (no 4,300-digit ``str()``).
+
+    >>> _shown(7), _shown(10**400)
+    ('7', 'a 1329-bit number')
+    """
+    return str(n) if n.bit_length() < 100 else f"a {n.bit_length()}-bit number"
+
+
+def _check_cards(count: int, deck_name: str) -> None:
+    """Refuse a deck of more than :data:`MAX_LAYOUT_CARDS` cards before dealing from it.
+
+    >>> make_layout(hands=[2600, 2600], deck="shoe:101")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: the shoe:101 deck has 5252 cards; a layout deals at most 5200 ...
+    """
+    if count > MAX_LAYOUT_CARDS:
+        raise LayoutError(
+            f"the {deck_name} deck has {count} cards; a layout deals at most "
+            f"{MAX_LAYOUT_CARDS} cards (100 standard decks)"
+        )
+
+
 def _deck(name: str) -> list[Card]:
     from croupier.decks import make_deck
 
     return make_deck(name)
+
+
+def _deck_size(name: str) -> int:
+    """The size of deck preset ``name`` (:func:`croupier.decks.deck_size`).
+
+    >>> _deck_size("shoe:2")
+    104
+    """
+    from croupier.decks import deck_size as size
+
+    return size(name)
 
 
 def _without(cards: list[Card], codes: str) -> list[Card]:
@@ -404,21 +449,42 @@ def game_names() -> list[str]:
 
 
 def _parse_sizes(hands: Sequence[int] | str) -> list[int]:
+    """Hand sizes from ``"7,7,7"`` (ASCII digits only) or a sequence of ints, range-checked.
+
+    >>> _parse_sizes("7, 7,7"), _parse_sizes([5, 5])
+    ([7, 7, 7], [5, 5])
+    >>> _parse_sizes("7,٣")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: bad hand sizes '7,٣'; expected numbers separated by commas, ...
+    """
     if isinstance(hands, str):
         parts = [p.strip() for p in hands.replace(" ", ",").split(",") if p.strip()]
-        try:
-            sizes = [int(p) for p in parts]
-        except ValueError:
+        if len(parts) > MAX_LAYOUT_CARDS:
             raise LayoutError(
-                f"bad hand sizes {hands!r}; expected numbers separated by commas, like 7,7,7"
-            ) from None
+                f"{len(parts)} hand sizes given; a layout has at most {MAX_LAYOUT_CARDS} piles"
+            )
+        values = [bounded_decimal(p, 9) for p in parts]
+        if any(v is None for v in values):
+            raise LayoutError(
+                f"bad hand sizes {excerpt(hands)}; expected numbers separated by commas, like 7,7,7"
+            )
+        sizes = [v for v in values if v is not None]
     else:
         sizes = [int(h) for h in hands]
+        if len(sizes) > MAX_LAYOUT_CARDS:
+            raise LayoutError(
+                f"{len(sizes)} hand sizes given; a layout has at most {MAX_LAYOUT_CARDS} piles"
+            )
     if not sizes:
         raise LayoutError("no hands given; a layout needs at least one player")
     for s in sizes:
         if s < 0:
             raise LayoutError(f"hand size {s} is negative; hand sizes must be >= 0")
+        if s > MAX_LAYOUT_CARDS:
+            raise LayoutError(
+                f"hand size {s} is too large; a layout deals at most {MAX_LAYOUT_CARDS} cards"
+            )
     return sizes
 
 
@@ -453,7 +519,7 @@ def make_layout(
         game = "custom" if hands is not None else "bridge"
     key = game.strip().lower().replace("_", "-").replace(" ", "-")
     if players is not None and players < 1:
-        raise LayoutError(f"players= must be at least 1, got {players}")
+        raise LayoutError(f"players= must be at least 1, got {_shown(players)}")
     if key == "custom":
         if hands is None and players is None:
             raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
@@ -466,7 +532,7 @@ def make_layout(
         name = _ALIASES.get(key)
         if name is None:
             raise LayoutError(
-                f"unknown game {game!r}; expected one of {', '.join(GAMES)} or custom"
+                f"unknown game {excerpt(game)}; expected one of {', '.join(GAMES)} or custom"
             )
         preset = GAMES[name]
         count = preset.default_players if players is None else players
@@ -482,7 +548,7 @@ def make_layout(
                 else ", ".join(map(str, allowed))
             )
             verb = "is played by" if len(allowed) == 1 else "takes"
-            raise LayoutError(f"{name} {verb} {span} players, not {count}")
+            raise LayoutError(f"{name} {verb} {span} players, not {_shown(count)}")
         if count in preset.players:
             deck_name, cards, piles, rest = preset.build(count)
         else:
@@ -492,7 +558,7 @@ def make_layout(
     if hands is not None:
         sizes = _parse_sizes(hands)
         if players is not None and players != len(sizes):
-            raise LayoutError(f"players={players} but {len(sizes)} hand sizes were given")
+            raise LayoutError(f"players={_shown(players)} but {len(sizes)} hand sizes were given")
         shared = [p for p in piles if not p.is_hand]
         piles = [Pile(s, k) for s, k in zip(_names(len(sizes)), sizes, strict=True)] + shared
         if rest is None:
@@ -501,9 +567,12 @@ def make_layout(
         raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
     if deck is not None:
         if isinstance(deck, str):
-            deck_name, cards = deck.strip().lower(), _deck(deck)
+            deck_name = deck.strip().lower()
+            _check_cards(_deck_size(deck), deck_name)  # before a big shoe is built
+            cards = _deck(deck)
         else:
             deck_name, cards = "custom", list(deck)
+            _check_cards(len(cards), deck_name)
     elif not cards:
         cards = _deck("standard")
     if not piles:

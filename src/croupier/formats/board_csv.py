@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Sequence
 from typing import cast
 
-from croupier.boards import Board, BoardRangeError, Seat, Vulnerability
-from croupier.errors import CroupierError, FileFormatError
+from croupier.boards import Board, BoardRangeError, Seat, Vulnerability, parse_board_number
+from croupier.errors import CroupierError, FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand, parse_pbn_deal
 from croupier.ranking.bigdeal import goedel_rank
 
@@ -62,14 +61,22 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
     """Boards from CSV with at least the columns ``board`` and ``north``..``west``.
 
     ``dealer`` and ``vulnerable`` default to the standard cycles; a ``goedel``
-    column, when present and filled, must agree with the hands.
+    column, when present and filled, must agree with the hands.  Lines may
+    end in CRLF, LF or CR alone.
 
     >>> parse_board_csv("board,north\\n1,AKQ...\\n", source="x.csv")
     Traceback (most recent call last):
     ...
     croupier.errors.FileFormatError: x.csv: missing CSV column(s) ['east', 'south', 'west']
     """
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        return _read_csv_rows(reader, source)
+    except csv.Error as exc:  # e.g. a field larger than the csv module's limit
+        raise FileFormatError(f"{source} line {reader.line_num}: bad CSV: {exc}") from None
+
+
+def _read_csv_rows(reader: csv.DictReader[str], source: str) -> list[Board]:
     missing = {"board", "north", "east", "south", "west"} - set(reader.fieldnames or ())
     if missing:
         raise FileFormatError(f"{source}: missing CSV column(s) {sorted(missing)!r}")
@@ -77,10 +84,13 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
     for row in reader:
         where = f"{source} line {reader.line_num}"
         raw_number = (row["board"] or "").strip()
-        if not re.fullmatch(r"[0-9]+", raw_number):
-            raise FileFormatError(f"{where}: board {raw_number!r} is not a board number")
         try:
-            number = int(raw_number)
+            number = parse_board_number(raw_number)
+        except BoardRangeError:
+            raise FileFormatError(
+                f"{where}: board {excerpt(raw_number)} is not a board number"
+            ) from None
+        try:
             hands = parse_pbn_deal(
                 "N:" + " ".join(row[s] or "-" for s in ("north", "east", "south", "west"))
             )
@@ -97,7 +107,7 @@ def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
             raise FileFormatError(f"{where}: {exc}") from None
         goedel = (row.get("goedel") or "").strip()
         if goedel and goedel != str(goedel_rank(board.hands)):
-            raise FileFormatError(f"{where}: goedel {goedel} does not match the hands")
+            raise FileFormatError(f"{where}: goedel {excerpt(goedel)} does not match the hands")
         boards.append(board)
     return boards
 

@@ -31,6 +31,7 @@ from croupier.errors import FileFormatError
 __all__ = [
     "BOARD_FORMATS",
     "EXTENSIONS",
+    "MAX_BOARD_FILE_BYTES",
     "BoardFormat",
     "format_for_path",
     "read_boards",
@@ -66,6 +67,10 @@ EXTENSIONS: dict[BoardFormat, str] = {
     BoardFormat.LINES: ".txt",
     BoardFormat.HTML: ".html",
 }
+
+
+#: The largest board file read (999 boards with auctions, play and notes take a few MiB).
+MAX_BOARD_FILE_BYTES = 16 * 1024 * 1024
 
 
 def _check(fmt: BoardFormat | str) -> BoardFormat:
@@ -139,12 +144,17 @@ def read_boards(
 
     Text is UTF-8; a PBN file that is not UTF-8 is read as ISO 8859-1, the
     character set of PBN 2.1.  ``lines`` files carry no board numbers: their
-    boards are numbered from ``first_board``.
+    boards are numbered from ``first_board``.  Data over
+    :data:`MAX_BOARD_FILE_BYTES` is refused unparsed.
 
     >>> read_boards(b"", "pbn")
     []
     """
     fmt = _check(fmt)
+    if len(data) > MAX_BOARD_FILE_BYTES:
+        raise FileFormatError(
+            f"{source}: {len(data)} bytes; a board file holds at most {MAX_BOARD_FILE_BYTES}"
+        )
     try:
         return _read(data, fmt, source, first_board)
     except BoardRangeError as exc:  # a board number out of range, found below the parsers

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from croupier.cards import BRIDGE_SUITS, Card, Suit, parse_cards
 from croupier.dealing.deal import Deal, deal_from_piles
 from croupier.dealing.layout import Layout
-from croupier.errors import CardNotationError, DealNotationError
+from croupier.errors import CardNotationError, DealNotationError, excerpt
 from croupier.orders import get_order, sort_cards
 from croupier.ranking.partitions import decimal
 
@@ -172,5 +172,5 @@ def parse_deal_piles(layout: Layout, text: str) -> Deal:
         try:
             piles.append(parse_cards(part))
         except CardNotationError as exc:
-            raise DealNotationError(f"pile {i + 1} of {text!r}: {exc}") from None
+            raise DealNotationError(f"pile {i + 1} of {excerpt(text)}: {exc}") from None
     return deal_from_piles(layout, piles)

@@ -29,9 +29,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from croupier.boards import SEATS, Board, Seat, Vulnerability, dealer, vulnerability
+from croupier.boards import (
+    MAX_BOARD,
+    SEATS,
+    Board,
+    BoardRangeError,
+    Seat,
+    Vulnerability,
+    dealer,
+    parse_board_number,
+    vulnerability,
+)
 from croupier.cards import Card
-from croupier.errors import CroupierError, FileFormatError
+from croupier.errors import CroupierError, FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal
 
 __all__ = ["format_lin_board", "format_lin_file", "parse_lin_file"]
@@ -78,7 +88,7 @@ def _pbn_from_lin_hand(text: str, where: str) -> str:
     m = re.fullmatch(r"S([^SHDC]*)H([^SHDC]*)D([^SHDC]*)C([^SHDC]*)", text.strip().upper())
     if m is None:
         raise FileFormatError(
-            f"{where}: bad LIN hand {text!r}; expected S…H…D…C…, like 'SAKQHJT9D87C6543'"
+            f"{where}: bad LIN hand {excerpt(text)}; expected S…H…D…C…, like 'SAKQHJT9D87C6543'"
         )
     return ".".join(m.groups())
 
@@ -100,12 +110,14 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         pairs = dict(zip(fields[::2], fields[1::2], strict=False))
         md = pairs.get("md", "")
         if not md or md[0] not in "1234":
-            raise FileFormatError(f"{where}: md record {md!r} must start with a dealer digit 1-4")
+            raise FileFormatError(
+                f"{where}: md record {excerpt(md)} must start with a dealer digit 1-4"
+            )
         parts = md[1:].split(",")
         if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] == ""):
             parts = parts[:3]
         if len(parts) not in (3, 4):
-            raise FileFormatError(f"{where}: md record {md!r} needs 3 or 4 hands")
+            raise FileFormatError(f"{where}: md record {excerpt(md)} needs 3 or 4 hands")
         by_seat = {_LIN_SEATS[i]: _pbn_from_lin_hand(p, where) for i, p in enumerate(parts)}
         pbn = " ".join(by_seat.get(seat, "-") for seat in SEATS)
         try:
@@ -113,11 +125,18 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         except CroupierError as exc:
             raise FileFormatError(f"{where}: {exc}") from None
         label = pairs.get("ah", "")
-        m = re.search(r"([0-9]+)", label)
-        number = int(m.group(1)) if m else len(boards) + 1
+        m = re.search(r"[0-9]+", label)
+        try:
+            number = parse_board_number(m.group()) if m else len(boards) + 1
+        except BoardRangeError:
+            raise FileFormatError(
+                f"{where}: board label {excerpt(label)} holds no board number 1..{MAX_BOARD}"
+            ) from None
         vul_code = pairs.get("sv", "").strip().lower()
         if vul_code and vul_code not in _LIN_TO_VUL:
-            raise FileFormatError(f"{where}: bad sv {vul_code!r}; expected o (or 0), n, e or b")
+            raise FileFormatError(
+                f"{where}: bad sv {excerpt(vul_code)}; expected o (or 0), n, e or b"
+            )
         vul = _LIN_TO_VUL[vul_code] if vul_code else vulnerability(number)
         seat = _LIN_SEATS[int(md[0]) - 1] if md[0] in "1234" else dealer(number)
         n, e, s, w = hands

@@ -35,8 +35,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from croupier.boards import Board, Seat, Vulnerability, dealer, is_seat, vulnerability
-from croupier.errors import CroupierError, FileFormatError
+from croupier.boards import (
+    Board,
+    BoardRangeError,
+    Seat,
+    Vulnerability,
+    dealer,
+    is_seat,
+    parse_board_number,
+    vulnerability,
+)
+from croupier.errors import CroupierError, FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 
 __all__ = [
@@ -67,7 +76,7 @@ def pbn_escape(value: str) -> str:
     'say \\"hi\\"'
     """
     if "\n" in value or "\r" in value:
-        raise FileFormatError(f"PBN tag value {value!r} must be one line")
+        raise FileFormatError(f"PBN tag value {excerpt(value)} must be one line")
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -172,7 +181,8 @@ def parse_pbn_games(text: str, *, source: str = "<pbn>") -> list[PbnGame]:
             current[m.group(1)] = _unescape(m.group(2))
         if not _TAG_RE.search(line):
             raise FileFormatError(
-                f'{source} line {lineno}: malformed tag {stripped!r}; expected [Name "value"]'
+                f"{source} line {lineno}: malformed tag {excerpt(stripped)}; "
+                'expected [Name "value"]'
             )
     if current:
         games.append(PbnGame(current, start))
@@ -197,9 +207,12 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
             continue
         where = f"{source} line {game.line}"
         raw_number = tags.get("Board", "").strip()
-        if not re.fullmatch(r"[0-9]+", raw_number) or not 1 <= int(raw_number) <= 999:
-            raise FileFormatError(f"{where}: Board tag {raw_number!r} is not a board number")
-        number = int(raw_number)
+        try:
+            number = parse_board_number(raw_number)
+        except BoardRangeError:
+            raise FileFormatError(
+                f"{where}: Board tag {excerpt(raw_number)} is not a board number"
+            ) from None
         try:
             hands = parse_pbn_deal(tags["Deal"])
         except CroupierError as exc:
@@ -212,7 +225,8 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
             seat = raw_dealer
         else:
             raise FileFormatError(
-                f"{where} (board {number}): bad Dealer {tags['Dealer']!r}; expected N, E, S or W"
+                f"{where} (board {number}): bad Dealer {excerpt(tags['Dealer'])}; "
+                "expected N, E, S or W"
             )
         raw_vul = tags.get("Vulnerable", "?").strip()
         vul: Vulnerability
@@ -222,7 +236,7 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
             found = _VUL_WORDS.get(raw_vul.lower())
             if found is None:
                 raise FileFormatError(
-                    f"{where} (board {number}): bad Vulnerable {raw_vul!r}; "
+                    f"{where} (board {number}): bad Vulnerable {excerpt(raw_vul)}; "
                     "expected None, NS, EW or All"
                 )
             vul = found

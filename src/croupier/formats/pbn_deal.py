@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
-from croupier.errors import DealNotationError
+from croupier.errors import DealNotationError, excerpt
 
 __all__ = [
     "PBN_RANKS",
@@ -118,7 +118,8 @@ def parse_pbn_hand(text: str) -> list[Card]:
     suits = text.split(".")
     if len(suits) != 4:
         raise DealNotationError(
-            f"bad PBN hand {text!r}: expected 4 suits separated by 3 dots, like 'AK.QJ.T9.8765'"
+            f"bad PBN hand {excerpt(text)}: expected 4 suits separated by 3 dots, "
+            "like 'AK.QJ.T9.8765'"
         )
     cards: list[Card] = []
     for suit, ranks in zip(PBN_SUITS, suits, strict=True):
@@ -127,12 +128,13 @@ def parse_pbn_hand(text: str) -> list[Card]:
             rank = _RANK_OF_LETTER.get(letter)
             if rank is None:
                 raise DealNotationError(
-                    f"bad rank {letter!r} in PBN hand {text!r}; expected letters of AKQJT98765432"
+                    f"bad rank {excerpt(letter)} in PBN hand {excerpt(text)}; "
+                    "expected letters of AKQJT98765432"
                 )
             pos = _ORDER_IN_SUIT[rank]
             if pos == last:
                 raise DealNotationError(
-                    f"card {rank.letter}{suit.letter} appears twice in PBN hand {text!r}"
+                    f"card {rank.letter}{suit.letter} appears twice in PBN hand {excerpt(text)}"
                 )
             last = pos
             cards.append(Card(rank, suit))
@@ -167,8 +169,8 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     parts = body.split()
     if len(parts) != 4:
         raise DealNotationError(
-            f"PBN deal {text!r} has {len(parts)} hands; expected 4 hands separated by spaces, "
-            "like 'N:AKQ.JT9.876.5432 ...'"
+            f"PBN deal {excerpt(text)} has {len(parts)} hands; expected 4 hands separated by "
+            "spaces, like 'N:AKQ.JT9.876.5432 ...'"
         )
     hands: list[list[Card] | None] = [None] * 4
     for i, part in enumerate(parts):
@@ -176,7 +178,7 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     unknown = [i for i, h in enumerate(hands) if h is None]
     if len(unknown) > 1:
         raise DealNotationError(
-            f"PBN deal {text!r} has {len(unknown)} unknown ('-') hands; at most one can be "
+            f"PBN deal {excerpt(text)} has {len(unknown)} unknown ('-') hands; at most one can be "
             "completed from the others"
         )
     seen: dict[Card, int] = {}
@@ -185,7 +187,7 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
             if card in seen:
                 raise DealNotationError(
                     f"card {card.code!r} appears in both {PBN_SEATS[seen[card]]} and "
-                    f"{PBN_SEATS[i]} in PBN deal {text!r}"
+                    f"{PBN_SEATS[i]} in PBN deal {excerpt(text)}"
                 )
             seen[card] = i
     if unknown:
@@ -200,7 +202,7 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     for i, hand in enumerate(full):
         if len(hand) != 13:
             raise DealNotationError(
-                f"hand {PBN_SEATS[i]} in PBN deal {text!r} has {len(hand)} cards; "
+                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
                 "every hand needs 13"
             )
     return full[0], full[1], full[2], full[3]
@@ -209,6 +211,8 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
 def _seat_index(seat: str, context: str | None = None) -> int:
     index = PBN_SEATS.find(seat.strip().upper()) if len(seat.strip()) == 1 else -1
     if index < 0:
-        where = f" in PBN deal {context!r}" if context is not None else ""
-        raise DealNotationError(f"bad first seat {seat!r}{where}; expected one of N, E, S, W")
+        where = f" in PBN deal {excerpt(context)}" if context is not None else ""
+        raise DealNotationError(
+            f"bad first seat {excerpt(seat)}{where}; expected one of N, E, S, W"
+        )
     return index

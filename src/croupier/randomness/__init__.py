@@ -9,6 +9,7 @@ from croupier.errors import EntropyExhaustedError
 from croupier.randomness.entropy import EntropySource, EntropySpecError
 from croupier.randomness.numpy_source import NumpySource
 from croupier.randomness.options import make_source, seed_warning, source_note
+from croupier.randomness.seed_strength import SeedStrength, seed_strength
 from croupier.randomness.seeded import SEEDED_STREAM_ID, SeededSource, parse_seed
 from croupier.randomness.source import BitSource, BufferedBitSource, OsRandomSource, RandomSource
 from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID, Chooser, UniformSampler
@@ -34,6 +35,7 @@ __all__ = [
     "RandomSource",
     "ReplayBitSource",
     "ScriptedChooser",
+    "SeedStrength",
     "SeededSource",
     "UniformSampler",
     "exact_distribution",
@@ -41,6 +43,7 @@ __all__ = [
     "exact_distribution_truncated",
     "make_source",
     "parse_seed",
+    "seed_strength",
     "seed_warning",
     "source_note",
 ]

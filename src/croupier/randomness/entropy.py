@@ -26,10 +26,11 @@ import math
 import re
 from typing import ClassVar
 
-from croupier.errors import EntropyExhaustedError, SeedError
+import croupier.randomness.source as _source_module
+from croupier.errors import EntropyExhaustedError, SeedError, bounded_decimal, excerpt
 from croupier.randomness.source import RandomSource
 
-__all__ = ["EntropySource", "EntropySpecError"]
+__all__ = ["MAX_DICE_SIDES", "EntropySource", "EntropySpecError"]
 
 
 class EntropySpecError(SeedError):
@@ -37,6 +38,12 @@ class EntropySpecError(SeedError):
 
 
 _VALID = "valid: dice:3,6,1  d20:17,3,20  coins:HTTH  bits:0110  hex:9f3a"
+_HEX_VALUES = {c: i for i, c in enumerate("0123456789abcdef")} | {
+    c: 10 + i for i, c in enumerate("ABCDEF")
+}
+
+MAX_DICE_SIDES = 10**9
+"""The most sides a die of an entropy spec (``dN:...``) may have (see ``docs/limits.md``)."""
 
 
 class EntropySource(RandomSource):
@@ -60,6 +67,7 @@ class EntropySource(RandomSource):
         for d in digits:
             if not 0 <= d < radix:
                 raise EntropySpecError(f"digit {d} is not below the radix {radix}")
+        super().__init__()
         self.digits = tuple(digits)
         self.radix = radix
         self.unit = unit
@@ -79,23 +87,27 @@ class EntropySource(RandomSource):
         """
         kind, sep, body = spec.partition(":")
         kind = kind.strip().lower()
+        shown = excerpt(spec)
         if not sep:
-            raise EntropySpecError(f"bad entropy spec {spec!r}: no ':' ({_VALID})")
-        if kind in ("dice", "d6") or re.fullmatch(r"d\d+", kind):
-            sides = 6 if kind == "dice" else int(kind[1:])
-            if sides < 2:
-                raise EntropySpecError(f"bad entropy spec {spec!r}: dice need 2 or more sides")
+            raise EntropySpecError(f"bad entropy spec {shown}: no ':' ({_VALID})")
+        if kind in ("dice", "d6") or re.fullmatch(r"d[0-9]+", kind):
+            sides = 6 if kind == "dice" else bounded_decimal(kind[1:], 10)
+            if sides is None or not 2 <= sides <= MAX_DICE_SIDES:
+                raise EntropySpecError(
+                    f"bad entropy spec {shown}: dice have 2 to {MAX_DICE_SIDES} sides"
+                )
             if re.search(r"[\s,;]", body.strip()) or sides > 9:
                 tokens = [t for t in re.split(r"[\s,;]+", body.strip()) if t]
             else:
                 tokens = list(body.strip())
             digits = []
             for t in tokens:
-                if not t.isdigit() or not 1 <= int(t) <= sides:
+                face = bounded_decimal(t, len(str(sides)))
+                if face is None or not 1 <= face <= sides:
                     raise EntropySpecError(
-                        f"bad d{sides} roll {t!r} in {spec!r}: a d{sides} shows 1 to {sides}"
+                        f"bad d{sides} roll {excerpt(t)} in {shown}: a d{sides} shows 1 to {sides}"
                     )
-                digits.append(int(t) - 1)
+                digits.append(face - 1)
             return cls(digits, sides, unit=f"d{sides} roll", spec=spec)
         text = re.sub(r"[\s,;_]", "", body)
         if kind in ("coins", "coin"):
@@ -107,21 +119,18 @@ class EntropySource(RandomSource):
         elif kind == "hex":
             bits: list[int] = []
             for ch in text:
-                try:
-                    v = int(ch, 16)
-                except ValueError:
-                    raise EntropySpecError(
-                        f"bad hex digit {ch!r} in {spec!r}: use 0-9 and a-f"
-                    ) from None
+                v = _HEX_VALUES.get(ch, -1)  # ASCII only: int(ch, 16) also reads '٣'
+                if v < 0:
+                    raise EntropySpecError(f"bad hex digit {ch!r} in {shown}: use 0-9 and a-f")
                 bits.extend((v >> s) & 1 for s in (3, 2, 1, 0))
             return cls(bits, 2, unit="bit", spec=spec)
         else:
-            raise EntropySpecError(f"unknown entropy kind {kind!r} in {spec!r} ({_VALID})")
+            raise EntropySpecError(f"unknown entropy kind {excerpt(kind)} in {shown} ({_VALID})")
         digits = []
         for ch in text:
             if ch.lower() not in table:
                 valid = "/".join(table).upper() if kind != "bits" else "0/1"
-                raise EntropySpecError(f"bad {unit} {ch!r} in {spec!r}: use {valid}")
+                raise EntropySpecError(f"bad {unit} {ch!r} in {shown}: use {valid}")
             digits.append(table[ch.lower()])
         return cls(digits, 2, unit=unit, spec=spec)
 
@@ -155,11 +164,14 @@ class EntropySource(RandomSource):
         ...
         croupier.errors.EntropyExhaustedError: entropy exhausted: all 1 coin flip(s) ...
         """
-        if self._pos >= len(self.digits):
-            raise EntropyExhaustedError(self.shortfall(2 ** max(1, bits)))
-        d = self.digits[self._pos]
-        self._pos += 1
-        return d, self.radix
+        if self._lock_generation != _source_module.fork_generation:
+            self._renew_after_fork()
+        with self._lock:  # threads sharing the source never get the same digit
+            pos = self._pos
+            if pos >= len(self.digits):
+                raise EntropyExhaustedError(self.shortfall(2 ** max(1, bits)))
+            self._pos = pos + 1
+        return self.digits[pos], self.radix
 
     def more_digits_needed(self, factor: int) -> int:
         """The fewest more digits whose combined range is at least ``factor``.

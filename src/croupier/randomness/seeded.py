@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 from typing import ClassVar
 
-from croupier.errors import SeedError
+from croupier.errors import SeedError, excerpt
 from croupier.randomness.source import BufferedBitSource
 
 __all__ = ["SEEDED_STREAM_ID", "SeededSource", "parse_seed"]
@@ -61,12 +61,12 @@ def parse_seed(seed: str | bytes) -> bytes:
             data = bytes.fromhex(digits)
         except ValueError:
             raise SeedError(
-                f"bad hex seed {seed!r}: expected 'hex:' and an even number of hex digits"
+                f"bad hex seed {excerpt(seed)}: expected 'hex:' and an even number of hex digits"
             ) from None
     else:
         data = seed.encode("utf-8")
     if not data:
-        raise SeedError(f"empty seed {seed!r}: give some text, bytes or 'hex:...' digits")
+        raise SeedError(f"empty seed {excerpt(seed)}: give some text, bytes or 'hex:...' digits")
     return data
 
 

@@ -13,11 +13,17 @@ entropy such as dice may return one digit of their own radix instead.
 >>> value, modulus = src.draw(10)
 >>> modulus, 0 <= value < 1024, src.bits_used
 (1024, True, 10.0)
+
+Sources are thread-safe: every draw takes the source's lock, so threads
+sharing one source get disjoint bits (a seeded stream shared by threads hands
+out exactly the blocks one thread would, in some order).  They are also
+fork-safe: see :data:`fork_generation`.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
@@ -37,6 +43,39 @@ class RandomSource(ABC):
 
     kind: ClassVar[str] = "abstract"
     reproducible: ClassVar[bool] = False
+    _lock_generation: int = -1  # no lock yet: the first draw makes one
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock_generation = fork_generation
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled or copied without the lock; the copy makes its own at its first draw.
+
+        Like a forked child, a copy forgets the OS randomness the original
+        holds, so the two never hand out the same bits.
+        """
+        state = self.__dict__.copy()
+        state.pop("_lock", None)
+        state["_lock_generation"] = -1
+        return state
+
+    def _renew_after_fork(self) -> None:
+        """In a forked child, before the first draw: a fresh lock, and forget OS randomness.
+
+        A lock held by another thread at the moment of the fork stays locked
+        for ever in the child (that thread does not exist there), so the child
+        replaces it; subclasses drop what they must not share with the parent
+        in :meth:`_forget_after_fork`.
+        """
+        with _fork_guard:
+            if self._lock_generation != fork_generation:
+                self._lock = threading.Lock()
+                self._forget_after_fork()
+                self._lock_generation = fork_generation
+
+    def _forget_after_fork(self) -> None:  # noqa: B027 - a hook; most sources keep everything
+        """Drop randomness a forked child must not share with its parent (default: nothing)."""
 
     @property
     @abstractmethod
@@ -65,6 +104,7 @@ class BitSource(RandomSource):
     """
 
     def __init__(self) -> None:
+        super().__init__()
         self._bits_used = 0
 
     @property
@@ -82,16 +122,23 @@ class BitSource(RandomSource):
             raise ValueError(f"number of bits must be >= 0, got {k}")
         if k == 0:
             return 0
-        self._bits_used += k
-        return self._random_bits(k)
+        if self._lock_generation != fork_generation:
+            self._renew_after_fork()
+        with self._lock:
+            self._bits_used += k
+            return self._random_bits(k)
 
     def draw(self, bits: int) -> tuple[int, int]:
-        k = max(1, bits)
-        return self.bits(k), 1 << k
+        k = bits if bits > 1 else 1
+        if self._lock_generation != fork_generation:
+            self._renew_after_fork()
+        with self._lock:
+            self._bits_used += k
+            return self._random_bits(k), 1 << k
 
     @abstractmethod
     def _random_bits(self, k: int) -> int:
-        """Produce ``k`` >= 1 fresh random bits (not counted here)."""
+        """Produce ``k`` >= 1 fresh random bits (not counted here; called holding the lock)."""
 
 
 class BufferedBitSource(BitSource):
@@ -137,12 +184,17 @@ Incremented in every forked child (:func:`os.register_at_fork`).  Holders of
 OS randomness (:class:`OsRandomSource`'s blocks, the leftover state of
 :class:`~croupier.randomness.uniform.UniformSampler`) compare it with the value
 they saw last and drop what they hold when it changed, so a parent and its
-child never hand out the same bits.
+child never hand out the same bits; every holder of a lock replaces it then
+(a lock another thread held at the fork would stay locked in the child).
 """
+
+_fork_guard = threading.Lock()
+"""Serialises the replacement of locks in a forked child (itself replaced at each fork)."""
 
 
 def _after_fork_in_child() -> None:
-    global fork_generation
+    global fork_generation, _fork_guard
+    _fork_guard = threading.Lock()
     fork_generation += 1
 
 
@@ -158,8 +210,8 @@ class OsRandomSource(BufferedBitSource):
     (the unused low bits of the last byte are dropped, never handed out
     twice), smaller ones single bits.  A forked child drops the blocks, so
     parent and child never share bits.  ``bits_used`` counts the bits handed out.
-    Like numpy's generators, a source is not thread-safe: give each thread its
-    own (they are cheap).
+    One source may be shared by threads (each draw holds the source's lock),
+    though one per thread avoids waiting for the lock (they are cheap).
 
     >>> src = OsRandomSource()
     >>> 0 <= src.bits(256) < 2**256, 0 <= src.bits(5) < 32, src.bits_used
@@ -175,16 +227,11 @@ class OsRandomSource(BufferedBitSource):
         self._block_bytes = block_bytes
         self._bytes = b""
         self._pos = 0
-        self._generation = fork_generation
 
-    def _check_fork(self) -> None:
-        if self._generation != fork_generation:  # forked: drop the parent's bits
-            self._generation = fork_generation
-            self._bytes, self._pos, self._buf, self._nbuf = b"", 0, 0, 0
+    def _forget_after_fork(self) -> None:  # forked: drop the parent's bits
+        self._bytes, self._pos, self._buf, self._nbuf = b"", 0, 0, 0
 
     def _take_bytes(self, nbytes: int) -> bytes:
-        if self._generation != fork_generation:
-            self._check_fork()
         pos = self._pos
         end = pos + nbytes
         if end > len(self._bytes):
@@ -197,17 +244,26 @@ class OsRandomSource(BufferedBitSource):
         return int.from_bytes(self._take_bytes(8), "big"), 64
 
     def draw(self, bits: int) -> tuple[int, int]:
-        if bits >= 64:  # fast path: whole bytes
-            self._bits_used += bits
-            data = self._take_bytes((bits + 7) >> 3)
-            return int.from_bytes(data, "big") >> (-bits & 7), 1 << bits
-        return super().draw(bits)
+        k = bits if bits > 1 else 1
+        if self._lock_generation != fork_generation:
+            self._renew_after_fork()
+        with self._lock:  # the same as BitSource.draw, with _random_bits inlined (hot path)
+            self._bits_used += k
+            if k >= 64:  # whole bytes
+                data = self._take_bytes((k + 7) >> 3)
+                return int.from_bytes(data, "big") >> (-k & 7), 1 << k
+            buf, nbuf = self._buf, self._nbuf
+            if nbuf < k:  # one 64-bit block is enough for k < 64
+                buf = (buf << 64) | int.from_bytes(self._take_bytes(8), "big")
+                nbuf += 64
+            nbuf -= k
+            self._buf = buf & ((1 << nbuf) - 1)
+            self._nbuf = nbuf
+            return buf >> nbuf, 1 << k
 
     def _random_bits(self, k: int) -> int:
         if k >= 64:
             return int.from_bytes(self._take_bytes((k + 7) >> 3), "big") >> (-k & 7)
-        if self._generation != fork_generation:
-            self._check_fork()
         return super()._random_bits(k)
 
     def describe(self) -> str:

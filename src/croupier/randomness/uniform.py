@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import math
+import threading
 from typing import Protocol, runtime_checkable
 
 import croupier.randomness.source as _source_module
@@ -67,6 +68,11 @@ class UniformSampler:
     reproducible source, like a seeded stream, continues identically in
     both: that is what reproducible means.)
 
+    A sampler may be shared by threads: each draw holds the sampler's lock,
+    so no two threads ever answer from the same held randomness (a seeded
+    sampler shared by threads answers the same multiset of values as one
+    thread making all the draws, when every draw has the same ``n``).
+
     >>> from croupier.randomness.seeded import SeededSource
     >>> s = UniformSampler(SeededSource("doc"), margin_bits=32)
     >>> all(0 <= s.below(10) < 10 for _ in range(100))
@@ -76,7 +82,7 @@ class UniformSampler:
     True
     """
 
-    __slots__ = ("_generation", "_m", "_v", "margin_bits", "recycle", "source")
+    __slots__ = ("_generation", "_lock", "_m", "_v", "margin_bits", "recycle", "source")
 
     def __init__(self, source: RandomSource, *, margin_bits: int = 0, recycle: bool = True) -> None:
         if margin_bits < 0:
@@ -87,6 +93,7 @@ class UniformSampler:
         self._v = 0
         self._m = 1
         self._generation = _source_module.fork_generation
+        self._lock = threading.Lock()
 
     @property
     def bits_used(self) -> float:
@@ -100,7 +107,34 @@ class UniformSampler:
 
     def discard(self) -> None:
         """Forget the held randomness (e.g. before handing the source elsewhere)."""
-        self._v, self._m = 0, 1
+        with self._lock:
+            self._v, self._m = 0, 1
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled or copied without the lock; OS randomness held is not copied (never reused)."""
+        keep = self.source.reproducible
+        return {
+            "source": self.source,
+            "margin_bits": self.margin_bits,
+            "recycle": self.recycle,
+            "_v": self._v if keep else 0,
+            "_m": self._m if keep else 1,
+        }
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self._generation = _source_module.fork_generation
+        self._lock = threading.Lock()
+
+    def _after_fork(self) -> None:
+        """In a forked child: a fresh lock, and forget OS randomness held for the parent."""
+        with _source_module._fork_guard:
+            if self._generation != _source_module.fork_generation:
+                self._lock = threading.Lock()  # another thread may have held the old one
+                if not self.source.reproducible:
+                    self._v, self._m = 0, 1
+                self._generation = _source_module.fork_generation
 
     def below(self, n: int) -> int:
         """An exactly uniform integer in ``[0, n)``.
@@ -114,38 +148,37 @@ class UniformSampler:
         if n == 1:
             return 0
         if self._generation != _source_module.fork_generation:  # forked since the last draw
-            self._generation = _source_module.fork_generation
-            if not self.source.reproducible:
-                self._v, self._m = 0, 1
-        v, m = self._v, self._m
-        target = n << self.margin_bits if self.margin_bits else n
-        while True:
-            if m < target:
-                try:
-                    value, modulus = self.source.draw(((target - 1) // m).bit_length())
-                except EntropyExhaustedError:
-                    if m >= n:  # the margin is a luxury: finish with what is held
-                        target = n
-                        continue
-                    shortfall = getattr(self.source, "shortfall", None)
-                    if shortfall is None:
-                        raise
-                    self._v, self._m = v, m
-                    raise EntropyExhaustedError(shortfall(-(-n // m))) from None
-                v = v * modulus + value
-                m *= modulus
-                continue
-            q, r = divmod(m, n)
-            limit = m - r
-            if v < limit:
-                q_v, result = divmod(v, n)
-                if self.recycle:
-                    self._v, self._m = q_v, q
-                else:
-                    self._v, self._m = 0, 1
-                return result
-            v -= limit
-            m = r
+            self._after_fork()
+        with self._lock:  # one thread at a time changes the held state
+            v, m = self._v, self._m
+            target = n << self.margin_bits if self.margin_bits else n
+            while True:
+                if m < target:
+                    try:
+                        value, modulus = self.source.draw(((target - 1) // m).bit_length())
+                    except EntropyExhaustedError:
+                        if m >= n:  # the margin is a luxury: finish with what is held
+                            target = n
+                            continue
+                        shortfall = getattr(self.source, "shortfall", None)
+                        if shortfall is None:
+                            raise
+                        self._v, self._m = v, m
+                        raise EntropyExhaustedError(shortfall(-(-n // m))) from None
+                    v = v * modulus + value
+                    m *= modulus
+                    continue
+                q, r = divmod(m, n)
+                limit = m - r
+                if v < limit:
+                    q_v, result = divmod(v, n)
+                    if self.recycle:
+                        self._v, self._m = q_v, q
+                    else:
+                        self._v, self._m = 0, 1
+                    return result
+                v -= limit
+                m = r
 
     def between(self, low: int, high: int) -> int:
         """An exactly uniform integer in ``[low, high]`` (both inclusive).

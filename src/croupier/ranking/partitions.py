@@ -39,7 +39,7 @@ from itertools import combinations, compress
 from math import comb
 from typing import Any, Literal
 
-from croupier.errors import RankingError
+from croupier.errors import RankingError, excerpt
 
 __all__ = [
     "SubsetOrder",
@@ -153,7 +153,7 @@ def parse_decimal(text: str) -> int:
     """
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()):
-        raise RankingError(f"bad number {text!r}; expected decimal digits 0-9")
+        raise RankingError(f"bad number {excerpt(text)}; expected decimal digits 0-9")
     if digits is not text:
         return -parse_decimal(digits)
     chunk = _chunk()

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from croupier.cards import BRIDGE_DECK, Card
-from croupier.errors import RankingError
+from croupier.errors import RankingError, excerpt
 from croupier.ranking.partitions import (
     decimal,
     multinomial,
@@ -274,6 +274,6 @@ def get_scheme(name: str) -> DealScheme:
     found = _SCHEMES.get(name.strip().lower())
     if found is None:
         raise RankingError(
-            f"unknown deal-number scheme {name!r}; expected one of {', '.join(_SCHEMES)}"
+            f"unknown deal-number scheme {excerpt(name)}; expected one of {', '.join(_SCHEMES)}"
         )
     return found

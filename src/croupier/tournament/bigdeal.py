@@ -25,6 +25,7 @@ repeated ``-e``) or from 40 hex digits (``-h``).
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -34,8 +35,10 @@ from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
 __all__ = [
     "BIGDEAL_DEFAULT_OWNER",
+    "WEAK_ENTROPY_BITS",
     "BigDealStream",
     "bigdeal_boards",
+    "entropy_warning",
     "ripemd160",
     "seed_from_entropy",
     "seed_from_hex",
@@ -45,6 +48,8 @@ __all__ = [
 BIGDEAL_DEFAULT_OWNER = "Identification of owner or tournament"
 
 _CANDIDATE_BYTES = 12
+#: Entropy strings that a conservative estimate puts below this many bits get a warning.
+WEAK_ENTROPY_BITS = 64
 
 
 def ripemd160(data: bytes) -> bytes:
@@ -90,20 +95,70 @@ def seed_from_entropy(parts: Iterable[str | bytes]) -> bytes:
     return ripemd160(buffer)
 
 
+def _alphabet_size(text: str) -> int:
+    """The size of the smallest usual alphabet ``text`` is written in (digits, letters, ...)."""
+    if text.isascii() and text.isdigit():
+        return 10
+    if text.isascii() and text.isalpha():
+        return 26 if text.islower() or text.isupper() else 52
+    if text.isascii() and text.isalnum():
+        return 62
+    return 95 if text.isascii() else 256
+
+
+def entropy_warning(parts: Iterable[str | bytes]) -> str | None:
+    """A warning when entropy strings are empty or guessable, else ``None``.
+
+    Big Deal's seed is a hash of the strings, so whoever can guess them can
+    deal the same boards.  The estimate is conservative: each character
+    counts for the smallest usual alphabet the whole text is written in
+    (digits, one-case letters, letters, letters and digits, printable
+    ASCII), runs of one character count once, and a text of one or two
+    distinct characters counts as that many characters.  Under
+    :data:`WEAK_ENTROPY_BITS` bits is weak.
+
+    >>> entropy_warning([""])
+    'the entropy is empty: every run deals the same boards, and anyone can deal them too'
+    >>> entropy_warning(["hello"])
+    'the entropy strings are guessable (at most about 19 bits by a conservative estimate): ...'
+    >>> entropy_warning(["Xq7#vR2!mK9$pL4@wN8%tB3&zH6*cJ1^"]) is None
+    True
+    """
+    text = "".join(p if isinstance(p, str) else p.decode("latin-1") for p in parts)
+    if not text:
+        return "the entropy is empty: every run deals the same boards, and anyone can deal them too"
+    collapsed = [c for i, c in enumerate(text) if i == 0 or c != text[i - 1]]
+    distinct = len(set(text))
+    length = distinct if distinct <= 2 else len(collapsed)
+    size = _alphabet_size(text)
+    if size**length >= 2**WEAK_ENTROPY_BITS:
+        return None
+    bits = round(length * math.log2(size))
+    return (
+        f"the entropy strings are guessable (at most about {bits} bits by a conservative "
+        "estimate): anyone who guesses them can deal the same boards; add a long random "
+        "string nobody knows"
+    )
+
+
 def seed_from_hex(text: str) -> bytes:
     """The seed of ``bigdealx -h HEX40``: exactly 40 hex digits, any case.
+
+    The hash is the secret seed, so an error never quotes it.
 
     >>> seed_from_hex("0123456789abcdef0123456789ABCDEF01234567").hex()
     '0123456789abcdef0123456789abcdef01234567'
     >>> seed_from_hex("abc")
     Traceback (most recent call last):
     ...
-    croupier.errors.SeedError: bad Big Deal hash 'abc': expected exactly 40 hex digits ...
+    croupier.errors.SeedError: bad Big Deal hash (not shown: it is the secret seed): 3 characters...
     """
     cleaned = text.strip() if isinstance(text, str) else ""
     if len(cleaned) != 40 or any(c not in "0123456789abcdefABCDEF" for c in cleaned):
+        what = f"{len(cleaned)} characters" if len(cleaned) != 40 else "not all hex digits"
         raise SeedError(
-            f"bad Big Deal hash {text!r}: expected exactly 40 hex digits (a 160-bit seed)"
+            f"bad Big Deal hash (not shown: it is the secret seed): {what}; expected exactly "
+            "40 hex digits (a 160-bit seed)"
         )
     return bytes.fromhex(cleaned)
 
@@ -122,7 +177,8 @@ class BigDealStream:
 
     def __init__(self, seed: bytes, owner: str | bytes) -> None:
         if not isinstance(seed, bytes) or len(seed) != 20:
-            raise SeedError(f"a Big Deal seed is 20 bytes, got {seed!r}")
+            got = f"{len(seed)} bytes" if isinstance(seed, bytes) else type(seed).__name__
+            raise SeedError(f"a Big Deal seed is 20 bytes, got {got} (not shown: it is secret)")
         self._seed = seed
         self._owner_hash = ripemd160(_as_bytes(owner, "the owner"))
         self.counter = 0

@@ -33,13 +33,19 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, parse_board_list
-from croupier.errors import FileFormatError
+from croupier.errors import FileFormatError, bounded_decimal, excerpt
 from croupier.randomness import Chooser, OsRandomSource, RandomSource, UniformSampler
 from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
 
 __all__ = [
     "KEY_ALPHABET",
     "KEY_LENGTH",
+    "MAX_DEAL_BOARDS",
+    "MAX_EVENT_FILE_BYTES",
+    "MAX_EVENT_SESSIONS",
+    "MAX_KEY_LENGTH",
+    "MAX_PHASES",
+    "MAX_SESSIONS",
     "BoardSpec",
     "KeyId",
     "Phase",
@@ -64,6 +70,18 @@ __all__ = [
 KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #: The length of the keys croupier makes (as SquareDeal does): 60 symbols, about 357 bits.
 KEY_LENGTH = 60
+#: The longest key a ``.sqk`` file may hold.
+MAX_KEY_LENGTH = 1000
+#: The most phases (``SN`` lines) an event may have.
+MAX_PHASES = 100
+#: The most sessions a phase may have, and the largest session number.
+MAX_SESSIONS = 9999
+#: The most sessions (keys) an event may have, and the most one dealing request may select.
+MAX_EVENT_SESSIONS = 10_000
+#: The most boards one dealing request (``make``) may deal, all sessions together.
+MAX_DEAL_BOARDS = 100_000
+#: The largest ``.sqd`` or ``.sqk`` file read (4 MiB: 10,000 keys take under 1 MiB).
+MAX_EVENT_FILE_BYTES = 4 * 1024 * 1024
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9]+$")
 _PREFIX_RE = re.compile(r"^[^:/\\\s]+$")
@@ -149,25 +167,46 @@ class KeyId(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> KeyId:
-        """Parse ``PHASE,SESSION`` (ASCII digits)."""
-        m = re.fullmatch(r"([0-9]+),([0-9]+)", text.strip())
-        if m is None:
-            raise SquareDealError(f"bad key name {text!r}; expected PHASE,SESSION like '1,2'")
-        return cls(int(m.group(1)), int(m.group(2)))
+        """Parse ``PHASE,SESSION`` (ASCII digits, phase 1..100, session 0..9999)."""
+        found = _key_id(text.strip())
+        if found is None:
+            raise SquareDealError(
+                f"bad key name {excerpt(text)}; expected PHASE,SESSION like '1,2' "
+                f"(phase 1..{MAX_PHASES}, session 0..{MAX_SESSIONS})"
+            )
+        return found
 
     def format(self) -> str:
         """The key name as written in the ``.sqk`` file: ``p,s``."""
         return f"{self.phase},{self.session}"
 
 
+def _number(text: str, limit: int) -> int | None:
+    """``text`` as a number 0..``limit`` (ASCII digits, leading zeros allowed), else ``None``."""
+    value = bounded_decimal(text.lstrip("0") or text[-1:], len(str(limit)))
+    return value if value is not None and value <= limit else None
+
+
+def _key_id(text: str) -> KeyId | None:
+    """``PHASE,SESSION`` as a :class:`KeyId` when both numbers are in range, else ``None``."""
+    phase, comma, session = text.partition(",")
+    p, s = _number(phase, MAX_PHASES), _number(session, MAX_SESSIONS)
+    if not comma or p is None or s is None or p < 1:
+        return None
+    return KeyId(p, s)
+
+
 def _expand_boards(spec: str) -> str:
     """Turn ``3x7`` into ``1-7,8-14,15-21``; other specs are returned unchanged."""
-    m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", spec)
+    m = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", spec, re.ASCII)
     if m is None:
         return spec.strip()
-    count, size = int(m.group(1)), int(m.group(2))
-    if count < 1 or size < 1:
-        raise BoardRangeError(f"bad board spec {spec!r}: both numbers of 'NxM' must be >= 1")
+    count, size = _number(m.group(1), MAX_BOARD), _number(m.group(2), MAX_BOARD)
+    if count is None or size is None or count < 1 or size < 1 or count * size > MAX_BOARD:
+        raise BoardRangeError(
+            f"bad board spec {excerpt(spec.strip())}: 'NxM' needs N, M >= 1 and N*M <= "
+            f"{MAX_BOARD} (boards are numbered 1..{MAX_BOARD})"
+        )
     return ",".join(f"{i * size + 1}-{(i + 1) * size}" for i in range(count))
 
 
@@ -191,21 +230,25 @@ class Phase:
     description: str
 
     def __post_init__(self) -> None:
-        if self.sessions < 0:
-            raise SquareDealError(f"number of sessions {self.sessions} must be >= 0")
+        if not 0 <= self.sessions <= MAX_SESSIONS:
+            raise SquareDealError(
+                f"number of sessions {self.sessions} out of range; expected 0..{MAX_SESSIONS} "
+                "(0 for a variable number of sessions)"
+            )
         if not isinstance(self.boards, BoardSpec):
             raise SquareDealError(f"boards={self.boards!r} must be a BoardSpec")
         if not _PREFIX_RE.match(self.prefix):
             raise SquareDealError(
-                f"bad file prefix {self.prefix!r}: expected a file name without ':', '/', "
+                f"bad file prefix {excerpt(self.prefix)}: expected a file name without ':', '/', "
                 "'\\' or spaces, with an optional run of '#' for the session number"
             )
         if len(re.findall(r"#+", self.prefix)) > 1:
             raise SquareDealError(
-                f"bad file prefix {self.prefix!r}: at most one run of '#' (the session number)"
+                f"bad file prefix {excerpt(self.prefix)}: at most one run of '#' "
+                "(the session number)"
             )
         if "\n" in self.description or "\r" in self.description:
-            raise SquareDealError(f"phase description {self.description!r} must be one line")
+            raise SquareDealError(f"phase description {excerpt(self.description)} must be one line")
 
     @classmethod
     def parse(cls, text: str) -> Phase:
@@ -213,20 +256,21 @@ class Phase:
         parts = text.strip().split(":", 3)
         if len(parts) != 4:
             raise SquareDealError(
-                f"bad phase {text!r}; expected SESSIONS:BOARDS:PREFIX:DESCRIPTION, "
+                f"bad phase {excerpt(text)}; expected SESSIONS:BOARDS:PREFIX:DESCRIPTION, "
                 "like '2:1-16,17-32:OPRR##:Open pairs round #'"
             )
-        sessions, boards, prefix, description = parts
-        if not re.fullmatch(r"[0-9]+", sessions.strip()):
+        sessions_text, boards, prefix, description = (part.strip() for part in parts)
+        sessions = _number(sessions_text, MAX_SESSIONS)
+        if sessions is None:
             raise SquareDealError(
-                f"bad phase {text!r}: the number of sessions {sessions!r} must be a whole "
-                "number (0 for a variable number of sessions)"
+                f"bad phase {excerpt(text)}: the number of sessions {excerpt(sessions_text)} "
+                f"must be a whole number 0..{MAX_SESSIONS} (0 for a variable number of sessions)"
             )
         try:
             spec = BoardSpec.parse(_expand_boards(boards))
-            return cls(int(sessions), spec, prefix.strip(), description.strip())
+            return cls(sessions, spec, prefix, description)
         except BoardRangeError as exc:
-            raise SquareDealError(f"bad phase {text!r}: {exc}") from None
+            raise SquareDealError(f"bad phase {excerpt(text)}: {exc}") from None
 
     def format(self) -> str:
         """The phase as written after ``SN ``."""
@@ -301,6 +345,16 @@ class SquareDealEvent:
     phases: Sequence[Phase] = field(default_factory=list)
     key_hash: str | None = None
 
+    def __post_init__(self) -> None:
+        if len(self.phases) > MAX_PHASES:
+            raise SquareDealError(f"{len(self.phases)} phases; an event has at most {MAX_PHASES}")
+        keys = sum(max(p.sessions, 1) for p in self.phases)
+        if keys > MAX_EVENT_SESSIONS:
+            raise SquareDealError(
+                f"the phases have {keys} sessions in all; an event has at most "
+                f"{MAX_EVENT_SESSIONS} (a variable phase counts as one)"
+            )
+
     def phase(self, number: int) -> Phase:
         """Phase ``number`` (1-based, in file order)."""
         if not 1 <= number <= len(self.phases):
@@ -337,7 +391,7 @@ def check_delayed_value(value: str) -> None:
     """
     if not value or value != value.strip() or "\n" in value or "\r" in value:
         raise SquareDealError(
-            f"bad delayed value {value!r}: it must be one non-empty line without leading or "
+            f"bad delayed value {excerpt(value)}: it must be one non-empty line without leading or "
             "trailing whitespace (it is stored and used byte for byte)"
         )
 
@@ -372,7 +426,7 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
             raise _sqd_error(
                 source,
                 lineno,
-                f"unknown line {line!r}; expected '# comment' or a line starting with "
+                f"unknown line {excerpt(line)}; expected '# comment' or a line starting with "
                 "TN, DI, DV, SN or KH and a space",
             )
         if code != "SN" and code in seen:
@@ -394,9 +448,15 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
             kh = rest.strip().lower()
             if not re.fullmatch(r"[0-9a-f]{64}", kh):
                 raise _sqd_error(
-                    source, lineno, f"bad key hash {rest.strip()!r}; expected 64 hex digits"
+                    source, lineno, f"bad key hash {excerpt(rest.strip())}; expected 64 hex digits"
                 )
         else:
+            if len(phases) == MAX_PHASES:
+                raise _sqd_error(
+                    source,
+                    lineno,
+                    f"more than {MAX_PHASES} SN lines; an event has at most {MAX_PHASES} phases",
+                )
             try:
                 phases.append(Phase.parse(rest))
             except SquareDealError as exc:
@@ -405,7 +465,10 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
         raise SquareDealError(f"{source}: no 'TN' line; the event needs a name")
     if not phases:
         raise SquareDealError(f"{source}: no 'SN' line; the event needs at least one phase")
-    return SquareDealEvent(name, info, dv, phases, kh)
+    try:
+        return SquareDealEvent(name, info, dv, phases, kh)
+    except SquareDealError as exc:
+        raise SquareDealError(f"{source}: {exc}") from None
 
 
 def format_sqd(event: SquareDealEvent) -> str:
@@ -452,30 +515,47 @@ class SquareDealKeys:
 def parse_sqk(text: str, *, source: str = "<sqk>") -> SquareDealKeys:
     """Parse a ``.sqk`` file: lines ``phase,session:KEY`` (CRLF or LF).
 
+    Errors name the file and line but never quote it: the line may hold a
+    secret key.
+
     >>> parse_sqk("1,1:abcDEF123\\r\\n").keys
     {KeyId(phase=1, session=1): 'abcDEF123'}
     >>> parse_sqk("1;1:abc\\r\\n", source="k.sqk")
     Traceback (most recent call last):
     ...
-    croupier.tournament.squaredeal.SquareDealError: k.sqk line 1: bad key line '1;1:abc'; ...
+    croupier.tournament.squaredeal.SquareDealError: k.sqk line 1: bad key line (not shown: ...
     """
     keys: dict[KeyId, str] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         if not line.strip():
             continue
-        m = re.fullmatch(r"([0-9]+),([0-9]+):(.*)", line)
-        if m is None or not _KEY_RE.match(m.group(3)):
+        name, colon, key = line.partition(":")
+        key_id = _key_id(name)
+        if not colon or key_id is None:
             raise _sqd_error(
                 source,
                 lineno,
-                f"bad key line {line!r}; expected PHASE,SESSION:KEY with a key of "
-                "letters and digits",
+                "bad key line (not shown: it may hold a secret key); expected "
+                f"PHASE,SESSION:KEY with phase 1..{MAX_PHASES} and session 0..{MAX_SESSIONS}",
             )
-        key_id = KeyId(int(m.group(1)), int(m.group(2)))
+        if not (1 <= len(key) <= MAX_KEY_LENGTH and key.isascii() and _KEY_RE.match(key)):
+            raise _sqd_error(
+                source,
+                lineno,
+                f"bad key {key_id.format()!r} (not shown: it is secret); expected 1 to "
+                f"{MAX_KEY_LENGTH} letters A-Z, a-z and digits 0-9",
+            )
         if key_id in keys:
             raise _sqd_error(source, lineno, f"key {key_id.format()!r} appears twice")
-        keys[key_id] = m.group(3)
+        if len(keys) == MAX_EVENT_SESSIONS:
+            raise _sqd_error(
+                source,
+                lineno,
+                f"more than {MAX_EVENT_SESSIONS} keys; an event has at most "
+                f"{MAX_EVENT_SESSIONS} sessions",
+            )
+        keys[key_id] = key
     if not keys:
         raise SquareDealError(f"{source}: no keys found")
     return SquareDealKeys(keys)
@@ -573,7 +653,8 @@ def session_boards(
     return bigdeal_boards(seed_from_entropy([entropy]), owner, numbers)
 
 
-def _parse_numbers(text: str, limit: int | None, what: str) -> list[int]:
+def _parse_numbers(text: str, limit: int | None, what: str) -> list[range]:
+    """The ranges of a ``*``, ``N``, ``A-B`` or comma list (nothing expanded: ranges stay small)."""
     text = text.strip()
     if text == "*":
         if limit is None:
@@ -581,16 +662,22 @@ def _parse_numbers(text: str, limit: int | None, what: str) -> list[int]:
                 f"'*' cannot stand for the sessions of a variable phase; give numbers like "
                 f"'{what}/3' or '{what}/1-4'"
             )
-        return list(range(1, limit + 1))
-    out: list[int] = []
+        return [range(1, limit + 1)]
+    out: list[range] = []
     for part in text.split(","):
-        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part, re.ASCII)
         if m is None:
-            raise SquareDealError(f"bad number list {text!r}; expected '*', N, A-B or a list")
-        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
-        if low < 1 or high < low:
-            raise SquareDealError(f"bad number range {part.strip()!r}; expected A-B with 1<=A<=B")
-        out.extend(range(low, high + 1))
+            raise SquareDealError(
+                f"bad number list {excerpt(text)}; expected '*', N, A-B or a list"
+            )
+        low = _number(m.group(1), MAX_SESSIONS)
+        high = _number(m.group(2) or m.group(1), MAX_SESSIONS)
+        if low is None or high is None or low < 1 or high < low:
+            raise SquareDealError(
+                f"bad number range {excerpt(part.strip())}; expected A-B with "
+                f"1 <= A <= B <= {MAX_SESSIONS}"
+            )
+        out.append(range(low, high + 1))
     return out
 
 
@@ -608,29 +695,37 @@ def parse_session_spec(
     [(1, 1), (1, 2), (2, 4)]
     """
     refs: set[SessionRef] = set()
+    selected = 0  # counted before any range is expanded
     for item in spec.split(";"):
         if "/" not in item:
             raise SquareDealError(
-                f"bad session spec {item.strip()!r}; expected PHASES/SESSIONS like '1/2', "
-                "'2/*' or '*/*'"
+                f"bad session spec {excerpt(item.strip())}; expected PHASES/SESSIONS like "
+                "'1/2', '2/*' or '*/*'"
             )
         phase_part, session_part = item.split("/", 1)
         if phase_part.strip() == "*":
-            phase_numbers = list(range(1, len(event.phases) + 1))
+            phase_ranges = [range(1, len(event.phases) + 1)]
             skip_variable = session_part.strip() == "*"
         else:
-            phase_numbers = _parse_numbers(phase_part, len(event.phases), "P")
+            phase_ranges = _parse_numbers(phase_part, len(event.phases), "P")
             skip_variable = False
-        for p in phase_numbers:
+        for p in (p for r in phase_ranges for p in r):
             phase = event.phase(p)
             if phase.variable and skip_variable:
                 continue
             limit = None if phase.variable else phase.sessions
-            for s in _parse_numbers(session_part, limit, str(p)):
-                phase.check_session(s)
-                refs.add(SessionRef(p, s, reserve))
+            session_ranges = _parse_numbers(session_part, limit, str(p))
+            for r in session_ranges:
+                phase.check_session(r[-1])
+            selected += sum(len(r) for r in session_ranges)
+            if selected > MAX_EVENT_SESSIONS:
+                raise SquareDealError(
+                    f"session spec {excerpt(spec)} selects more than {MAX_EVENT_SESSIONS} "
+                    "sessions; deal them in several runs"
+                )
+            refs.update(SessionRef(p, s, reserve) for r in session_ranges for s in r)
     if not refs:
-        raise SquareDealError(f"session spec {spec!r} selects no session")
+        raise SquareDealError(f"session spec {excerpt(spec)} selects no session")
     return sorted(refs)
 
 
@@ -659,11 +754,11 @@ def match_session_file(event: SquareDealEvent, file_name: str) -> SessionRef:
                 + r"([0-9]+)"
                 + re.escape(phase.prefix[m_run.end() :] + suffix)
             )
-            m = re.fullmatch(pattern, stem)
+            m = re.fullmatch(pattern, stem, re.ASCII)
             if m is None:
                 continue
-            session = int(m.group(1))
-            if session < 1 or str(session).zfill(width) != m.group(1):
+            session = _number(m.group(1), MAX_SESSIONS)
+            if session is None or session < 1 or str(session).zfill(width) != m.group(1):
                 continue
             if not phase.variable and session > phase.sessions:
                 continue
@@ -671,12 +766,12 @@ def match_session_file(event: SquareDealEvent, file_name: str) -> SessionRef:
     if not matches:
         prefixes = ", ".join(repr(ph.prefix) for ph in event.phases)
         raise SquareDealError(
-            f"file {file_name!r} matches no session of this event; SquareDeal names files "
+            f"file {excerpt(file_name)} matches no session of this event; SquareDeal names files "
             f"after the phase prefixes {prefixes}"
         )
     if len(matches) > 1:
         raise SquareDealError(
-            f"file {file_name!r} matches several sessions {matches!r}; rename it to one "
+            f"file {excerpt(file_name)} matches several sessions {matches!r}; rename it to one "
             "SquareDeal file name"
         )
     return matches[0]

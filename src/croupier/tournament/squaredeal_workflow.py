@@ -23,16 +23,25 @@ True
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.boards import Board
-from croupier.errors import VerificationError
-from croupier.files import check_new_files, read_file, write_file
+from croupier.errors import VerificationError, excerpt
+from croupier.files import (
+    ExistingFileError,
+    check_new_files,
+    read_file,
+    write_file,
+    write_files_atomically,
+)
 from croupier.formats.board_files import EXTENSIONS, BoardFormat, render_boards
 from croupier.randomness import RandomSource
 from croupier.tournament.squaredeal import (
+    MAX_DEAL_BOARDS,
+    MAX_EVENT_FILE_BYTES,
     Phase,
     SessionRef,
     SquareDealError,
@@ -52,6 +61,8 @@ from croupier.tournament.squaredeal import (
 from croupier.tournament.verification import (
     FileCheck,
     KeyCheck,
+    Mismatch,
+    MismatchKind,
     VerifyReport,
     compare_boards,
     read_board_file,
@@ -97,8 +108,35 @@ class SessionFile:
     boards: list[Board]
 
 
-def _write_event(path: Path, event: SquareDealEvent, *, overwrite: bool) -> None:
-    write_file(path, format_sqd(event).encode("utf-8", "surrogateescape"), overwrite=overwrite)
+def _sqd_bytes(event: SquareDealEvent) -> bytes:
+    return format_sqd(event).encode("utf-8", "surrogateescape")
+
+
+def _read_event_file(path: Path) -> bytes:
+    """The bytes of a ``.sqd`` or ``.sqk`` file, refused unread when it is too large to be one."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # missing or unreadable: read_file says which
+    if size > MAX_EVENT_FILE_BYTES:
+        raise SquareDealError(
+            f"{path.name} has {size} bytes; SquareDeal event and key files hold at most "
+            f"{MAX_EVENT_FILE_BYTES}"
+        )
+    return read_file(path)
+
+
+def _check_rewritable(path: Path) -> None:
+    """Refuse to rewrite a ``.sqd`` its owner made read-only (it stays exactly as it is)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # gone: the write reports it
+    if not mode & stat.S_IWUSR:
+        raise SquareDealError(
+            f"{path.name} is read-only; croupier leaves it unchanged (make it writable, "
+            f"e.g. chmod u+w {path.name}, to record this step)"
+        )
 
 
 def load_event(path: Path) -> SquareDealEvent:
@@ -110,7 +148,7 @@ def load_event(path: Path) -> SquareDealEvent:
     croupier.errors.FileFormatError: file 'missing.sqd' not found
     """
     path = Path(path)
-    return parse_sqd(read_file(path).decode("utf-8", "surrogateescape"), source=path.name)
+    return parse_sqd(_read_event_file(path).decode("utf-8", "surrogateescape"), source=path.name)
 
 
 def new_event(
@@ -137,7 +175,7 @@ def new_event(
     if not parsed:
         raise SquareDealError("phases= is empty; an event needs at least one phase")
     event = SquareDealEvent(name.strip(), delayed_info.strip(), None, parsed)
-    _write_event(Path(path), event, overwrite=overwrite)
+    write_file(Path(path), _sqd_bytes(event), overwrite=overwrite)
     return event
 
 
@@ -147,8 +185,11 @@ def publish_keys(
     """Make the secret keys (default ``EVENT.sqk``, owner-only) and record ``KH`` in the ``.sqd``.
 
     Keys are made once: an event that has ``KH`` already, or a key file that
-    exists, is refused.  ``source`` defaults to the operating system's CSPRNG.
-    See the module docstring for the whole workflow.
+    exists, is refused.  Both files are written or neither (the key file is
+    moved into place first, and removed again if the ``.sqd`` cannot be
+    rewritten), so a failed run can simply be run again.  A read-only
+    ``.sqd`` is refused.  ``source`` defaults to the operating system's
+    CSPRNG.  See the module docstring for the whole workflow.
 
     >>> publish_keys(Path("missing.sqd"))
     Traceback (most recent call last):
@@ -162,11 +203,22 @@ def publish_keys(
             f"{event_file.name} already has a key hash (KH); its keys were published before"
         )
     target = Path(key_file) if key_file is not None else event_file.with_suffix(".sqk")
+    _check_rewritable(event_file)
+    if target.exists() and not target.is_dir():
+        raise ExistingFileError(
+            f"key file {str(target)!r} already exists, and {event_file.name} has no key hash "
+            "(KH) committing to it; croupier never replaces a key file: remove it if it is "
+            "left from an interrupted publish of this event, or give key_file= another name"
+        )
     check_new_files([target])
     data = format_sqk(make_keys(event, source))
-    write_file(target, data, private=True)
     kh = key_hash(data)
-    _write_event(event_file, event.with_key_hash(kh), overwrite=True)
+    # The key file first: a .sqd committing to keys that were never written would be worse.
+    write_files_atomically(
+        [(target, data), (event_file, _sqd_bytes(event.with_key_hash(kh)))],
+        overwrite=[event_file],  # the key file is new, and stays so even if one appears now
+        private=[target],
+    )
     return PublishedKeys(event_file, target, kh)
 
 
@@ -174,7 +226,8 @@ def set_delayed_value(event_file: Path, value: str) -> SquareDealEvent:
     """Record the delayed value ``DV`` exactly as given; returns the updated event.
 
     Refused before ``KH`` is recorded (a value known before the keys are
-    committed proves nothing) and when a ``DV`` is there already.
+    committed proves nothing), when a ``DV`` is there already, and when the
+    ``.sqd`` is read-only (it is left exactly as it is).
 
     >>> import tempfile
     >>> sqd = Path(tempfile.mkdtemp()) / "EV.sqd"
@@ -193,10 +246,12 @@ def set_delayed_value(event_file: Path, value: str) -> SquareDealEvent:
         )
     if event.delayed_value is not None:
         raise SquareDealError(
-            f"{event_file.name} already has DV {event.delayed_value!r}; a delayed value is set once"
+            f"{event_file.name} already has DV {excerpt(event.delayed_value)}; a delayed value "
+            "is set once"
         )
     updated = event.with_delayed_value(value)
-    _write_event(event_file, updated, overwrite=True)
+    _check_rewritable(event_file)
+    write_file(event_file, _sqd_bytes(updated), overwrite=True)
     return updated
 
 
@@ -236,11 +291,29 @@ def load_keys(event: SquareDealEvent, key_file: Path, event_file: str) -> Square
     croupier.errors.VerificationError: key hash mismatch: T.sqk hashes to ...
     """
     key_file = Path(key_file)
-    raw = read_file(key_file)
+    raw = _read_event_file(key_file)
     check = check_keys(event, raw, key_file.name, event_file)
     if not check.ok:
         raise VerificationError(check.message)
     return parse_sqk(raw.decode("ascii", "replace"), source=key_file.name)
+
+
+def _check_board_count(
+    event: SquareDealEvent, refs: Sequence[SessionRef], boards: range | None
+) -> None:
+    """Refuse, before any dealing, a request for more boards than one run makes."""
+    total = 0
+    for ref in refs:
+        phase = event.phase(ref.phase)
+        if not phase.boards.chosen_at_dealing:
+            total += len(phase.boards_for_session(ref.session))
+        elif boards is not None:
+            total += len(boards)
+    if total > MAX_DEAL_BOARDS:
+        raise SquareDealError(
+            f"the sessions chosen hold {total} boards; one run deals at most {MAX_DEAL_BOARDS} "
+            "(choose fewer with sessions= and make the rest in another run)"
+        )
 
 
 def make_sessions(
@@ -260,8 +333,10 @@ def make_sessions(
     Each session goes into its own file, named as SquareDeal names it.
 
     ``boards`` gives the board numbers of phases whose spec is ``?``.  Every
-    target is checked before anything is written.  See the module docstring
-    for an example.
+    target is checked before anything is written, and the files are written
+    all or nothing: if one cannot be written (a full disk), none is left
+    behind and the same call can simply be made again.  See the module
+    docstring for an example.
 
     >>> make_sessions(Path("missing.sqd"), Path("missing.sqk"))
     Traceback (most recent call last):
@@ -271,7 +346,6 @@ def make_sessions(
     event_file, out, fmt = Path(event_file), Path(out), BoardFormat(fmt)
     event = load_event(event_file)
     event.dv_bytes()
-    key_set = load_keys(event, key_file, event_file.name)
     refs = parse_session_spec(event, sessions, reserve=reserve)
     if boards is not None and all(not event.phase(r.phase).boards.chosen_at_dealing for r in refs):
         spelled = f"{boards.start}-{boards.stop - 1}"
@@ -279,6 +353,8 @@ def make_sessions(
             f"boards={spelled!r} applies only to phases whose board spec is '?'; the "
             "sessions chosen have their boards in the .sqd"
         )
+    _check_board_count(event, refs, boards)
+    key_set = load_keys(event, key_file, event_file.name)
     planned: list[SessionFile] = []
     for ref in refs:
         phase = event.phase(ref.phase)
@@ -293,19 +369,73 @@ def make_sessions(
         raise SquareDealError(f"out={str(out)!r} is a file; give a folder")
     out.mkdir(parents=True, exist_ok=True)
     check_new_files(paths, overwrite=overwrite)
+    rendered: list[tuple[Path, bytes]] = []
     for item in planned:
         title = f"{event.name} — phase {item.session.phase} session {item.session.session}"
-        data = render_boards(item.boards, fmt, generator=generator, title=title)
-        write_file(item.path, data, overwrite=overwrite)
+        rendered.append(
+            (item.path, render_boards(item.boards, fmt, generator=generator, title=title))
+        )
+    write_files_atomically(rendered, overwrite=overwrite)
     return planned
 
 
-def verify_sessions(event_file: Path, key_file: Path, files: Sequence[Path]) -> VerifyReport:
+def _phases_against_keys(event: SquareDealEvent, keys: SquareDealKeys) -> str | None:
+    """Why the ``.sqd`` phases do not fit the committed keys, or ``None`` when they do.
+
+    The keys are made one per session (``p,0`` for a variable phase), so the
+    keys ``KH`` commits to fix the number of phases and of sessions.
+    """
+    per_phase: dict[int, set[int]] = {}
+    for key_id in keys.keys:
+        p, s = key_id.phase, key_id.session
+        if not 1 <= p <= len(event.phases):
+            phases = len(event.phases)
+            return f"the keys include {key_id.format()!r} but the .sqd has {phases} phase(s)"
+        phase = event.phase(p)
+        if phase.variable != (s == 0) or (not phase.variable and s > phase.sessions):
+            spelled = "any number of sessions" if phase.variable else f"{phase.sessions} session(s)"
+            return f"the keys include {key_id.format()!r} but phase {p} of the .sqd has {spelled}"
+        per_phase.setdefault(p, set()).add(s)
+    for p, phase in enumerate(event.phases, start=1):
+        present = per_phase.get(p, set())
+        wanted = 1 if phase.variable else phase.sessions
+        if len(present) != wanted:
+            missing = 0 if phase.variable else min(set(range(1, len(present) + 2)) - present)
+            return f"phase {p} session {missing} of the .sqd has no key ({p},{missing})"
+    return None
+
+
+def _verify_notes(event_file: str, chosen: range | None) -> tuple[str, ...]:
+    notes = [
+        f"KH commits to the keys only (and so to the number of phases and sessions): the event "
+        f"name (TN) and the board numbers (SN) in {event_file} are not committed; compare "
+        f"{event_file} with the copy published before the event, or deal with croupier boards "
+        "--plan (croupier-boards/2), whose commitment covers the event and its board plan"
+    ]
+    if chosen is not None:
+        notes.append(
+            f"boards {chosen.start}-{chosen.stop - 1} of the phases whose boards are chosen at "
+            "dealing time ('?') are the ones the verifier gave; SquareDeal cannot commit to them"
+        )
+    return tuple(notes)
+
+
+def verify_sessions(
+    event_file: Path, key_file: Path, files: Sequence[Path], *, boards: range | None = None
+) -> VerifyReport:
     """Check ``KH``, regenerate the session of every file (known by its name) and compare.
 
+    Each file must hold exactly its session's boards, in order.  ``boards``
+    gives the boards of phases whose spec is ``?`` (the range announced for
+    them), and is required when a file belongs to such a phase.  ``KH``
+    covers the keys only; the keys fix the phases and their numbers of
+    sessions, so a ``.sqd`` whose ``SN`` lines disagree with them fails the
+    key check, but the event name and the board numbers are not committed:
+    the report's ``notes`` say so.
+
     Unusable input (no ``DV``, a file name that matches no session, an
-    unreadable file) raises; differences are reported, never raised.  See
-    the module docstring for an example.
+    unreadable file, a ``?`` phase without ``boards``) raises; differences
+    are reported, never raised.  See the module docstring for an example.
 
     >>> verify_sessions(Path("missing.sqd"), Path("missing.sqk"), [])
     Traceback (most recent call last):
@@ -315,23 +445,47 @@ def verify_sessions(event_file: Path, key_file: Path, files: Sequence[Path]) -> 
     event_file, key_file = Path(event_file), Path(key_file)
     event = load_event(event_file)
     event.dv_bytes()
-    raw = read_file(key_file)
+    paths = [Path(f) for f in files]
+    refs = [match_session_file(event, path.name) for path in paths]
+    chosen = [r for r in refs if event.phase(r.phase).boards.chosen_at_dealing]
+    if chosen and boards is None:
+        phase = event.phase(chosen[0].phase)
+        raise SquareDealError(
+            f"{paths[refs.index(chosen[0])].name} belongs to phase {chosen[0].phase} "
+            f"({phase.prefix!r}), whose boards are chosen at dealing time ('?'): give "
+            "boards=A-B, the boards announced for it"
+        )
+    if boards is not None and not chosen:
+        raise SquareDealError(
+            f"boards={boards.start}-{boards.stop - 1} applies only to files of phases whose "
+            "board spec is '?'; the files given have their boards in the .sqd"
+        )
+    notes = _verify_notes(event_file.name, boards)
+    raw = _read_event_file(key_file)
     keys = check_keys(event, raw, key_file.name, event_file.name)
     if not keys.ok:
-        return VerifyReport(keys, ())
+        return VerifyReport(keys, (), notes)
     key_set = parse_sqk(raw.decode("ascii", "replace"), source=key_file.name)
+    problem = _phases_against_keys(event, key_set)
+    if problem is not None:
+        message = (
+            f"{event_file.name} does not fit the keys KH commits to: {problem}; its phases "
+            "(SN lines) were changed after the keys were made"
+        )
+        return VerifyReport(
+            KeyCheck(False, key_file.name, keys.published, keys.computed, message), (), notes
+        )
     checks: list[FileCheck] = []
-    for path in map(Path, files):
-        ref = match_session_file(event, path.name)
+    for path, ref in zip(paths, refs, strict=True):
         phase = event.phase(ref.phase)
-        if phase.boards.chosen_at_dealing:  # boards chosen when dealing: the file's own range
-            found = read_board_file(path)
-            present = [b.number for b in found] or [1]
-            numbers = range(min(present), max(present) + 1)
-        else:
+        numbers = boards if phase.boards.chosen_at_dealing else None
+        if numbers is None:
             numbers = phase.boards_for_session(ref.session)
-            found = read_board_file(path, numbers[0])
+        found = read_board_file(path, numbers[0])
         expected = session_boards(event, key_set, ref, numbers)
-        mismatches = tuple(compare_boards(expected, found, path.name))
+        if found:
+            mismatches = tuple(compare_boards(expected, found, path.name))
+        else:
+            mismatches = (Mismatch(path.name, None, MismatchKind.NO_BOARDS),)
         checks.append(FileCheck(path.name, len(expected), mismatches, ref))
-    return VerifyReport(keys, tuple(checks))
+    return VerifyReport(keys, tuple(checks), notes)

@@ -14,6 +14,13 @@ SHAKE-256 stream.  The full specification, with test vectors, is
                 is the board's Gödel number (Big Deal's numbering)
     commitment = SHA-256(field("croupier-boards/1 commit") ‖ field(key) ‖ field(event UTF-8))
 
+``croupier-boards/2`` deals every board exactly as ``croupier-boards/1`` and
+differs only in its commitment, which also covers the board plan (which
+boards each session plays, :class:`~croupier.tournament.board_plan.BoardPlan`)::
+
+    commitment/2 = SHA-256(field("croupier-boards/2 commit") ‖ field(key)
+                           ‖ field(event UTF-8) ‖ field(plan.encode()))
+
 The organiser publishes the commitment (and the event name and the rule that
 fixes the delayed value) before the event, deals with the secret key once the
 delayed value is known, and publishes the key afterwards; anyone can then check
@@ -24,6 +31,8 @@ the commitment and regenerate every board.
 '2492166a4b45f8dc'
 >>> board_goedel(key, "Example Cup", b"12345.67", 1, 1) < GOEDEL_MAX
 True
+>>> plan_commitment(key, "Example Cup", BoardPlan.parse("1:1-16;2:17-32"))[:16]
+'c760ad74ed1bacbc'
 """
 
 from __future__ import annotations
@@ -33,12 +42,14 @@ import hmac
 from collections.abc import Iterable
 
 from croupier.boards import MAX_BOARD, Board
-from croupier.errors import SeedError
+from croupier.errors import SeedError, VerificationError, excerpt
 from croupier.randomness import OsRandomSource, RandomSource
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from croupier.tournament.board_plan import MAX_SESSION, BoardPlan
 
 __all__ = [
     "ALGORITHM",
+    "ALGORITHM_PLAN",
     "KEY_BYTES",
     "board_goedel",
     "commitment",
@@ -46,16 +57,21 @@ __all__ = [
     "make_board",
     "make_boards",
     "new_key",
+    "parse_commitment",
     "parse_key",
+    "plan_commitment",
     "verify_commitment",
+    "verify_plan_commitment",
 ]
 
 #: Algorithm id and version; part of every hashed message.
 ALGORITHM = "croupier-boards/1"
+#: The scheme whose commitment also covers the board plan (same boards as :data:`ALGORITHM`).
+ALGORITHM_PLAN = "croupier-boards/2"
 #: Length of a secret key (256 bits).
 KEY_BYTES = 32
 _CANDIDATE_BYTES = 12
-_MAX_SESSION = 2**32 - 1
+_MAX_SESSION = MAX_SESSION
 
 
 def _field(data: bytes) -> bytes:
@@ -64,7 +80,10 @@ def _field(data: bytes) -> bytes:
 
 def _check_key(key: bytes) -> None:
     if not isinstance(key, bytes) or len(key) != KEY_BYTES:
-        raise SeedError(f"a {ALGORITHM} key is {KEY_BYTES} bytes (64 hex digits), got {key!r}")
+        got = f"{len(key)} bytes" if isinstance(key, bytes) else type(key).__name__
+        raise SeedError(
+            f"a {ALGORITHM} key is {KEY_BYTES} bytes (64 hex digits), got {got} (not shown)"
+        )
 
 
 def new_key(source: RandomSource | None = None) -> bytes:
@@ -83,16 +102,27 @@ def new_key(source: RandomSource | None = None) -> bytes:
 def parse_key(text: str) -> bytes:
     """A key from its 64 hex digits (surrounding whitespace ignored).
 
+    The key is secret, so an error says what is wrong with it but never
+    quotes it.
+
     >>> parse_key("00" * 32) == bytes(32)
     True
     >>> parse_key("abc")
     Traceback (most recent call last):
     ...
-    croupier.errors.SeedError: bad croupier-boards/1 key 'abc': expected 64 hex digits
+    croupier.errors.SeedError: bad croupier-boards/1 key (not shown: it is secret): 3 characters...
     """
     cleaned = text.strip()
-    if len(cleaned) != 2 * KEY_BYTES or any(c not in "0123456789abcdefABCDEF" for c in cleaned):
-        raise SeedError(f"bad {ALGORITHM} key {text!r}: expected {2 * KEY_BYTES} hex digits")
+    if len(cleaned) != 2 * KEY_BYTES:
+        raise SeedError(
+            f"bad {ALGORITHM} key (not shown: it is secret): {len(cleaned)} characters; "
+            f"expected {2 * KEY_BYTES} hex digits"
+        )
+    if any(c not in "0123456789abcdefABCDEF" for c in cleaned):
+        raise SeedError(
+            f"bad {ALGORITHM} key (not shown: it is secret): not all hex digits; "
+            f"expected {2 * KEY_BYTES} hex digits"
+        )
     return bytes.fromhex(cleaned)
 
 
@@ -113,7 +143,66 @@ def verify_commitment(key: bytes, event: str, published: str) -> bool:
     >>> verify_commitment(bytes(32), "E", commitment(bytes(32), "E"))
     True
     """
-    return hmac.compare_digest(commitment(key, event), published.strip().lower())
+    return _same_hex(commitment(key, event), published)
+
+
+def parse_commitment(text: str) -> str:
+    """A published commitment: 64 hex digits (any case, spaces around them allowed).
+
+    Anything else cannot be a commitment, so it is bad input (exit 2 from the
+    command line), not a failed verification.
+
+    >>> parse_commitment(" " + "AB" * 32 + " ") == "ab" * 32
+    True
+    >>> parse_commitment("é" * 64)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.VerificationError: commitment_hex= must be the 64 hex digits ...
+    """
+    value = text.strip().lower()
+    if len(value) != 64 or not all(c in "0123456789abcdef" for c in value):
+        raise VerificationError(
+            "commitment_hex= must be the 64 hex digits of the published commitment, "
+            f"got {excerpt(text)}"
+        )
+    return value
+
+
+def _same_hex(computed: str, published: str) -> bool:
+    # bytes, not str: compare_digest refuses non-ASCII text with a TypeError
+    given = published.strip().lower().encode("utf-8", "surrogatepass")
+    return hmac.compare_digest(computed.encode("ascii"), given)
+
+
+def plan_commitment(key: bytes, event: str, plan: BoardPlan) -> str:
+    """The ``croupier-boards/2`` commitment: key, event and board plan (64 hex digits).
+
+    >>> one, two = BoardPlan.parse("1:1-16"), BoardPlan.parse("1:1-15")
+    >>> plan_commitment(bytes(32), "E", one) != plan_commitment(bytes(32), "E", two)
+    True
+    """
+    _check_key(key)
+    if not isinstance(plan, BoardPlan):
+        raise SeedError(f"plan= must be a BoardPlan, got {type(plan).__name__}")
+    data = (
+        _field(f"{ALGORITHM_PLAN} commit".encode())
+        + _field(key)
+        + _field(event.encode("utf-8"))
+        + _field(plan.encode())
+    )
+    return hashlib.sha256(data).hexdigest()
+
+
+def verify_plan_commitment(key: bytes, event: str, plan: BoardPlan, published: str) -> bool:
+    """True when ``published`` is the ``croupier-boards/2`` commitment of key, event and plan.
+
+    >>> plan = BoardPlan.parse("1:16")
+    >>> verify_plan_commitment(bytes(32), "E", plan, plan_commitment(bytes(32), "E", plan))
+    True
+    >>> verify_plan_commitment(bytes(32), "E", plan, "é" * 64)
+    False
+    """
+    return _same_hex(plan_commitment(key, event, plan), published)
 
 
 def encode_board_message(
@@ -175,7 +264,20 @@ def make_boards(
 ) -> list[Board]:
     """The boards ``boards`` of one session (each computed independently).
 
+    An empty or blank ``delayed_value`` is refused: a value everybody knows in
+    advance proves nothing.  (:func:`make_board` and :func:`board_goedel`
+    compute any value, as the specification's test vectors do.)
+
     >>> [b.number for b in make_boards(bytes(32), "E", b"1", 2, [3, 1])]
     [3, 1]
+    >>> make_boards(bytes(32), "E", b" ", 1, [1])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.SeedError: delayed_value= is empty or blank: ...
     """
+    if not isinstance(delayed_value, bytes) or not delayed_value.decode("utf-8", "replace").strip():
+        raise SeedError(
+            "delayed_value= is empty or blank: a value everybody knows in advance proves "
+            "nothing; give the value announced before the event, known only after the commitment"
+        )
     return [make_board(key, event, delayed_value, session, b) for b in boards]

@@ -1,21 +1,33 @@
-"""The ``croupier-boards/1`` workflow on files: make a key, deal, verify.
+"""The ``croupier-boards`` workflow on files: make a key, deal, verify.
 
-The scheme itself (hashes, commitment, one board) is
+The scheme itself (hashes, commitments, one board) is
 :mod:`croupier.tournament.verifiable`; this module adds the key file (64 hex
 digits, readable by its owner only, never replaced) and verification of board
 files, returned as a :class:`~croupier.tournament.verification.VerifyReport`.
+
+A verifier always knows which boards each file must hold: with a board plan
+(``croupier-boards/2``) the commitment covers it; with ``croupier-boards/1``
+the verifier gives the boards (``boards=``), and the report notes that the
+commitment does not cover them.
 
 >>> import tempfile
 >>> from croupier.formats.board_files import render_boards
 >>> from croupier.randomness.seeded import SeededSource
 >>> folder = Path(tempfile.mkdtemp())
->>> made = new_key_file(folder / "cup.key", "Cup", source=SeededSource("doc", "key"))
+>>> plan = BoardPlan.parse("1:1-2")
+>>> made = new_key_file(folder / "cup.key", "Cup", plan, source=SeededSource("doc", "key"))
+>>> made.algorithm
+'croupier-boards/2'
 >>> key = read_key_file(folder / "cup.key")
 >>> data = render_boards(make_boards(key, "Cup", b"7", 1, [1, 2]), "pbn")
 >>> _ = (folder / "s1.pbn").write_bytes(data)
->>> report = verify_boards(folder / "cup.key", "Cup", made.commitment, "7", 1, [folder / "s1.pbn"])
->>> report.ok, report.files[0].boards
-(True, 2)
+>>> files = [folder / "s1.pbn"]
+>>> report = verify_boards(folder / "cup.key", "Cup", made.commitment, "7", 1, files, plan=plan)
+>>> report.ok, report.files[0].boards, report.notes
+(True, 2, ())
+>>> plan_edited = BoardPlan.parse("1:1")
+>>> verify_boards(folder / "cup.key", "Cup", made.commitment, "7", 1, files, plan=plan_edited).ok
+False
 """
 
 from __future__ import annotations
@@ -24,15 +36,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from croupier.errors import CroupierError
 from croupier.files import ExistingFileError, read_file, write_file
 from croupier.randomness import RandomSource
+from croupier.tournament.board_plan import BoardPlan
 from croupier.tournament.verifiable import (
     ALGORITHM,
+    ALGORITHM_PLAN,
     commitment,
     make_boards,
     new_key,
+    parse_commitment,
     parse_key,
+    plan_commitment,
     verify_commitment,
+    verify_plan_commitment,
 )
 from croupier.tournament.verification import (
     FileCheck,
@@ -51,6 +69,9 @@ __all__ = ["NewKey", "new_key_file", "read_key_file", "verify_boards"]
 class NewKey:
     """What :func:`new_key_file` did: the key file written and the commitment to publish.
 
+    ``plan`` is the board plan the commitment covers (``croupier-boards/2``),
+    or ``None`` for a ``croupier-boards/1`` commitment (key and event only).
+
     >>> NewKey(Path("cup.key"), "croupier-boards/1", "Cup", "ab").algorithm
     'croupier-boards/1'
     """
@@ -59,12 +80,22 @@ class NewKey:
     algorithm: str
     event: str
     commitment: str
+    plan: BoardPlan | None = None
 
 
-def new_key_file(key_file: Path, event: str, *, source: RandomSource | None = None) -> NewKey:
+def new_key_file(
+    key_file: Path,
+    event: str,
+    plan: BoardPlan | None = None,
+    *,
+    source: RandomSource | None = None,
+) -> NewKey:
     """Write a fresh secret key to ``key_file`` (owner-only) and return its commitment.
 
-    An existing file is never replaced (it may hold the key of another event).
+    With a ``plan`` the commitment is ``croupier-boards/2`` and covers the
+    plan too (publish the plan with it); without one it is
+    ``croupier-boards/1``.  An existing file is never replaced (it may hold
+    the key of another event).
 
     >>> import tempfile
     >>> key_file = Path(tempfile.mkdtemp()) / "cup.key"
@@ -81,9 +112,13 @@ def new_key_file(key_file: Path, event: str, *, source: RandomSource | None = No
             f"key file {str(key_file)!r} already exists; croupier never replaces a key "
             "(choose another key_file=)"
         )
+    if plan is not None and not isinstance(plan, BoardPlan):
+        raise CroupierError(f"plan= must be a BoardPlan, got {type(plan).__name__}")
     key = new_key(source)
     write_file(key_file, (key.hex() + "\n").encode("ascii"), private=True)
-    return NewKey(key_file, ALGORITHM, event, commitment(key, event))
+    if plan is None:
+        return NewKey(key_file, ALGORITHM, event, commitment(key, event))
+    return NewKey(key_file, ALGORITHM_PLAN, event, plan_commitment(key, event, plan), plan)
 
 
 def read_key_file(key_file: Path) -> bytes:
@@ -101,40 +136,74 @@ def read_key_file(key_file: Path) -> bytes:
 def verify_boards(
     key_file: Path,
     event: str,
-    published: str,
+    commitment_hex: str,
     delayed_value: str,
     session: int,
     files: Sequence[Path],
     boards: range | None = None,
+    *,
+    plan: BoardPlan | None = None,
 ) -> VerifyReport:
-    """Check the key against the ``published`` commitment, then regenerate and compare ``files``.
+    """Check the key against the published commitment, then regenerate and compare ``files``.
 
-    Without ``boards`` every board found in a file is checked; with it, each
-    file must hold exactly those boards (and ``.txt`` files are numbered from
-    its first board).  A file without boards never passes.  See the module
-    docstring for an example.
+    The verifier always says which boards each file must hold, in one of two
+    ways:
 
-    >>> verify_boards(Path("missing.key"), "Cup", "00" * 32, "7", 1, [])
+    * ``plan=`` — the ``croupier-boards/2`` commitment covers key, event and
+      plan; each file must hold exactly the plan's boards of ``session``, in
+      order;
+    * ``boards=`` — a ``croupier-boards/1`` commitment (key and event only);
+      each file must hold exactly ``boards``, and the report's ``notes`` say
+      that the commitment does not cover them.
+
+    A file that lacks a board, has one more, twice, out of order or under
+    another number fails, naming file and board; ``.txt`` files (no board
+    numbers) are numbered from the first board.  See the module docstring
+    for an example.
+
+    >>> verify_boards(Path("cup.key"), "Cup", "00" * 32, "7", 1, [])
     Traceback (most recent call last):
     ...
-    croupier.errors.FileFormatError: file 'missing.key' not found
+    croupier.errors.CroupierError: give exactly one of plan= (the board plan ...
     """
+    if (plan is None) == (boards is None):
+        raise CroupierError(
+            "give exactly one of plan= (the board plan a croupier-boards/2 commitment covers) "
+            "or boards= (the boards each file must hold, for a croupier-boards/1 commitment)"
+        )
+    published = parse_commitment(commitment_hex)
     key_file = Path(key_file)
+    numbers = plan.boards_for(session) if plan is not None else boards
+    assert numbers is not None
     key = read_key_file(key_file)
-    computed = commitment(key, event)
-    if not verify_commitment(key, event, published):
-        message = f"the key in {key_file.name} does not match the commitment"
+    notes: tuple[str, ...] = ()
+    if plan is not None:
+        computed = plan_commitment(key, event, plan)
+        matches = verify_plan_commitment(key, event, plan, published)
+        what = f"the {ALGORITHM_PLAN} commitment (event and board plan {plan.format()})"
+    else:
+        computed = commitment(key, event)
+        matches = verify_commitment(key, event, published)
+        what = f"the {ALGORITHM} commitment"
+        notes = (
+            f"{ALGORITHM} commits to the key and event only: boards "
+            f"{numbers.start}-{numbers.stop - 1} are the ones the verifier gave, not committed; "
+            f"a {ALGORITHM_PLAN} commitment, checked with its board plan, covers the boards",
+        )
+    if not matches:
+        message = f"the key in {key_file.name} does not match {what}"
+        if plan is None:
+            message += f"; a {ALGORITHM_PLAN} commitment is checked with its board plan"
         return VerifyReport(KeyCheck(False, key_file.name, published, computed, message), ())
-    keys = KeyCheck(True, key_file.name, published, computed, "commitment matches")
+    keys = KeyCheck(True, key_file.name, published, computed, f"{what} matches")
     dv = delayed_value.encode("utf-8")
+    expected = make_boards(key, event, dv, session, numbers)
     checks: list[FileCheck] = []
     for path in map(Path, files):
-        found = read_board_file(path, boards[0] if boards is not None else 1)
-        numbers = boards if boards is not None else sorted({b.number for b in found})
-        expected = make_boards(key, event, dv, session, numbers)
+        found = read_board_file(path, numbers[0])
         if found:
             mismatches = tuple(compare_boards(expected, found, path.name))
         else:
             mismatches = (Mismatch(path.name, None, MismatchKind.NO_BOARDS),)
         checks.append(FileCheck(path.name, len(expected), mismatches))
-    return VerifyReport(keys, tuple(checks))
+    return VerifyReport(keys, tuple(checks), notes)

@@ -49,6 +49,7 @@ class MismatchKind(Enum):
     MISSING = "missing"
     DUPLICATE = "duplicate"
     EXTRA = "extra"
+    ORDER = "order"
     NO_BOARDS = "no-boards"
 
 
@@ -82,6 +83,8 @@ class Mismatch:
             return f"{where}: dealer {self.found}, expected {self.expected}"
         if self.what is MismatchKind.VULNERABILITY:
             return f"{where}: vulnerability {self.found}, expected {self.expected}"
+        if self.what is MismatchKind.ORDER:
+            return f"{where}: out of order (it comes after board {self.found} in the file)"
         return f"{where}: {_PLAIN[self.what]}"
 
 
@@ -139,14 +142,17 @@ class VerifyReport:
     """The outcome of a verification: the key check, then one :class:`FileCheck` per file.
 
     When the key check fails no file is compared (``files`` is empty).
+    ``notes`` are lines the verifier must read even when everything matches:
+    what the published commitment does *not* cover (printed as ``NOTE``).
 
     >>> report = VerifyReport(KeyCheck(True, "k", "a", "a", "ok"), (FileCheck("S1.pbn", 16, ()),))
-    >>> report.ok, report.failures, report.mismatches
-    (True, 0, ())
+    >>> report.ok, report.failures, report.mismatches, report.notes
+    (True, 0, (), ())
     """
 
     keys: KeyCheck
     files: tuple[FileCheck, ...]
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -167,6 +173,11 @@ class VerifyReport:
 def compare_boards(expected: Sequence[Board], found: Sequence[Board], file: str) -> list[Mismatch]:
     """The differences between regenerated and found boards (matched by board number).
 
+    ``expected`` is the exact set of boards, in order: a board it lacks is
+    reported missing, a board it does not list extra, a board found twice a
+    duplicate, and a board found before one that should precede it out of
+    order.  Where a board appears twice, its first copy is compared.
+
     >>> from croupier.ranking.bigdeal import goedel_unrank
     >>> b = Board.standard(1, goedel_unrank(0))
     >>> [m.what for m in compare_boards([b], [b, b], "x.pbn")]
@@ -174,11 +185,21 @@ def compare_boards(expected: Sequence[Board], found: Sequence[Board], file: str)
     """
     problems: list[Mismatch] = []
     found_by_number: dict[int, Board] = {}
+    position = {b.number: i for i, b in enumerate(expected)}
+    last: Board | None = None
     for b in found:
         if b.number in found_by_number:
             problems.append(Mismatch(file, b.number, MismatchKind.DUPLICATE))
+            continue
         found_by_number[b.number] = b
-    wanted = {b.number for b in expected}
+        if b.number in position:
+            if last is not None and position[b.number] < position[last.number]:
+                problems.append(
+                    Mismatch(file, b.number, MismatchKind.ORDER, None, str(last.number))
+                )
+            else:
+                last = b
+    wanted = set(position)
     for want in expected:
         got = found_by_number.get(want.number)
         if got is None:

@@ -1,0 +1,86 @@
+"""The program as a process: Ctrl-C at any moment, full disks, ``--debug`` as a value."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CliRunner
+
+CROUPIER = [sys.executable, "-m", "croupier"]
+
+
+def _interrupt_while_importing(module: str) -> subprocess.CompletedProcess[str]:
+    """Run ``croupier deal`` and deliver SIGINT exactly while ``module`` is being imported."""
+    code = (
+        "import builtins, os, signal, sys\n"
+        "real = builtins.__import__\n"
+        "def spy(name, *args, **kwargs):\n"
+        f"    if name == {module!r}:\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = spy\n"
+        "sys.argv = ['croupier', 'deal']\n"
+        "from croupier.cli.entry import main\n"
+        "main()\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("module", ["croupier.cli.app", "typer", "croupier.dealing.deal"])
+def test_ctrl_c_during_start_up_exits_130_quietly(module: str) -> None:
+    proc = _interrupt_while_importing(module)
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_ctrl_c_during_a_long_run_exits_130_quietly(tmp_path: Path) -> None:
+    with (tmp_path / "out.json").open("w") as out:
+        proc = subprocess.Popen(
+            [*CROUPIER, "deal", "--count", "1000000", "--format", "json"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal"],
+        ["deal", "--count", "2000", "--format", "json"],
+        ["deal", "--count", "3", "--format", "pbn"],
+        ["shuffle", "--cards", "5000"],
+        ["cards", "AS KH"],
+    ],
+)
+def test_a_full_disk_is_an_error_not_a_truncated_success(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [*CROUPIER, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert proc.returncode != 0
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "No space left on device" in errors[0], proc.stderr
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+
+
+def test_debug_as_an_option_value_is_just_a_value(cli: CliRunner) -> None:
+    seeded = cli(["deal", "--seed", "--debug", "--format", "pbn"])
+    assert seeded.code == 0
+    assert seeded.out == cli(["deal", "--seed=--debug", "--format", "pbn"]).out
+    bad = cli(["cards", "AS", "--sort", "--debug"])
+    assert bad.code == 2 and bad.err.startswith("error: ") and len(bad.err.splitlines()) == 1
