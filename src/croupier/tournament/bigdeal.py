@@ -25,12 +25,12 @@ repeated ``-e``) or from 40 hex digits (``-h``).
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from croupier.boards import Board
 from croupier.errors import MissingExtraError, SeedError
+from croupier.randomness import seed_strength
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
 __all__ = [
@@ -95,49 +95,31 @@ def seed_from_entropy(parts: Iterable[str | bytes]) -> bytes:
     return ripemd160(buffer)
 
 
-def _alphabet_size(text: str) -> int:
-    """The size of the smallest usual alphabet ``text`` is written in (digits, letters, ...)."""
-    if text.isascii() and text.isdigit():
-        return 10
-    if text.isascii() and text.isalpha():
-        return 26 if text.islower() or text.isupper() else 52
-    if text.isascii() and text.isalnum():
-        return 62
-    return 95 if text.isascii() else 256
-
-
 def entropy_warning(parts: Iterable[str | bytes]) -> str | None:
     """A warning when entropy strings are empty or guessable, else ``None``.
 
     Big Deal's seed is a hash of the strings, so whoever can guess them can
-    deal the same boards.  The estimate is conservative: each character
-    counts for the smallest usual alphabet the whole text is written in
-    (digits, one-case letters, letters, letters and digits, printable
-    ASCII), runs of one character count once, and a text of one or two
-    distinct characters counts as that many characters.  Under
-    :data:`WEAK_ENTROPY_BITS` bits is weak.
+    deal the same boards.  The strength is croupier's conservative seed estimate
+    (:func:`croupier.randomness.seed_strength`: character classes, repetition,
+    sequences, common words); under :data:`WEAK_ENTROPY_BITS` bits is weak.
 
     >>> entropy_warning([""])
     'the entropy is empty: every run deals the same boards, and anyone can deal them too'
     >>> entropy_warning(["hello"])
-    'the entropy strings are guessable (at most about 19 bits by a conservative estimate): ...'
+    'the entropy strings are guessable (at most about 7 bits by a conservative estimate; ...'
     >>> entropy_warning(["Xq7#vR2!mK9$pL4@wN8%tB3&zH6*cJ1^"]) is None
     True
     """
-    text = "".join(p if isinstance(p, str) else p.decode("latin-1") for p in parts)
-    if not text:
+    buffer = b"".join(_as_bytes(p, "an entropy string") for p in parts)
+    if not buffer:
         return "the entropy is empty: every run deals the same boards, and anyone can deal them too"
-    collapsed = [c for i, c in enumerate(text) if i == 0 or c != text[i - 1]]
-    distinct = len(set(text))
-    length = distinct if distinct <= 2 else len(collapsed)
-    size = _alphabet_size(text)
-    if size**length >= 2**WEAK_ENTROPY_BITS:
+    strength = seed_strength(buffer)
+    if strength.bits >= WEAK_ENTROPY_BITS:
         return None
-    bits = round(length * math.log2(size))
     return (
-        f"the entropy strings are guessable (at most about {bits} bits by a conservative "
-        "estimate): anyone who guesses them can deal the same boards; add a long random "
-        "string nobody knows"
+        f"the entropy strings are guessable (at most about {round(strength.bits)} bits by a "
+        f"conservative estimate; {strength.reason}): anyone who guesses them can deal the same "
+        "boards; add a long random string nobody knows"
     )
 
 
