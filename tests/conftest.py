@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,3 +49,43 @@ def cli(capsys: pytest.CaptureFixture[str]) -> CliRunner:
         return CliResult(code, captured.out, captured.err)
 
     return invoke
+
+
+#: Python source that caps the address space at 1 GiB; child processes start with it.
+MEMORY_GUARD = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+
+_GUARDED_CLI = MEMORY_GUARD + textwrap.dedent(
+    """
+    import contextlib, io, json, sys
+    from croupier.cli.app import run
+    results = []
+    for args in json.loads(sys.argv[1]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = run(args)
+        results.append([code, err.getvalue()])
+    print(json.dumps(results))
+    """
+)
+
+
+def guarded_cli(
+    runs: Sequence[Sequence[str]], *, cwd: Path | None = None, timeout: float = 120
+) -> list[tuple[int, str]]:
+    """Run each ``croupier ARGS`` in one child process with 1 GiB of memory, within ``timeout``.
+
+    For denial-of-service regressions: a limit that stops working makes the
+    child fail (MemoryError) or time out, instead of eating the machine.
+    Returns ``(exit code, stderr)`` for each run.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", _GUARDED_CLI, json.dumps([list(r) for r in runs])],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [(code, err) for code, err in json.loads(done.stdout)]

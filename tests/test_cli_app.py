@@ -9,30 +9,13 @@ import sys
 import pytest
 import typer
 from typer import _click as click
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperOption
 
-from croupier.cli.app import COMMANDS, flag_for_parameters, run
+from croupier.cli.app import COMMANDS, flag_for_parameters, leaf_commands, run
 from croupier.cli.options import SHORT_FLAGS
 from tests.conftest import CliRunner
 
-
-def _leaf_commands() -> list[tuple[list[str], click.Command]]:
-    """Every runnable command as (argv prefix, command), groups walked recursively."""
-    found: list[tuple[list[str], click.Command]] = []
-
-    def walk(path: list[str], command: click.Command) -> None:
-        if isinstance(command, TyperGroup):
-            for name, sub in command.commands.items():
-                walk([*path, name], sub)
-        else:
-            found.append((path, command))
-
-    for name, entry in COMMANDS.items():
-        walk([name], entry.load(name))
-    return found
-
-
-LEAVES = _leaf_commands()
+LEAVES = leaf_commands()
 LEAF_IDS = [" ".join(path) for path, _ in LEAVES]
 
 

@@ -57,11 +57,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
-from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperOption
 
 from croupier.boards import Board, parse_board_list, parse_board_range
 from croupier.cards import Card, Rank, Suit, parse_card, parse_cards
-from croupier.cli.app import COMMANDS, run
+from croupier.cli.app import leaf_commands, run
 from croupier.dealing import make_layout
 from croupier.dealing.layout import game_names
 from croupier.decks import MAX_SHOE_DECKS, deck_names, make_deck
@@ -636,22 +636,7 @@ def test_parser_accepts_or_refuses_cleanly(target: Target, data: st.DataObject) 
 Leaf = tuple[list[str], Any]
 
 
-def _leaf_commands() -> list[Leaf]:
-    found: list[Leaf] = []
-
-    def walk(path: list[str], command: Any) -> None:
-        if isinstance(command, TyperGroup):
-            for name, sub in command.commands.items():
-                walk([*path, name], sub)
-        else:
-            found.append((path, command))
-
-    for name, entry in COMMANDS.items():
-        walk([name], entry.load(name))
-    return found
-
-
-LEAVES = _leaf_commands()
+LEAVES: list[Leaf] = [(path, command) for path, command in leaf_commands()]
 
 SAMPLE_FILES = {
     "SYN.sqd": (SAMPLES / "SYN.sqd").read_bytes(),

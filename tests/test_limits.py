@@ -43,45 +43,15 @@ from croupier.moves import cut_perm, faro_perm
 from croupier.perm import MAX_PERMUTATION_SIZE, Permutation, PermutationError
 from croupier.randomness.entropy import MAX_DICE_SIDES, EntropySource, EntropySpecError
 from croupier.spec import parse_spec
-from tests.conftest import ROOT, CliRunner
+from tests.conftest import MEMORY_GUARD, ROOT, CliRunner, guarded_cli
 
 _ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-
-_GUARD = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-
-_GUARDED_CLI = _GUARD + textwrap.dedent(
-    """
-    import contextlib, io, json, sys
-    from croupier.cli.app import run
-    results = []
-    for args in json.loads(sys.argv[1]):
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = run(args)
-        results.append([code, err.getvalue()])
-    print(json.dumps(results))
-    """
-)
-
-
-def _guarded_cli(runs: list[list[str]], timeout: float = 120) -> list[tuple[int, str]]:
-    """Run each ``croupier ARGS`` in one child process with 1 GiB of memory, within ``timeout``."""
-    done = subprocess.run(
-        [sys.executable, "-c", _GUARDED_CLI, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=_ENV,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return [(code, err) for code, err in json.loads(done.stdout)]
 
 
 def _guarded_python(code: str, timeout: float = 60) -> str:
     """Run ``code`` in a child process with 1 GiB of memory; its standard output."""
     done = subprocess.run(
-        [sys.executable, "-c", _GUARD + textwrap.dedent(code)],
+        [sys.executable, "-c", MEMORY_GUARD + textwrap.dedent(code)],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -126,7 +96,7 @@ def test_hostile_sizes_fail_fast_under_a_memory_limit() -> None:
         ["group", "--cards", "100", "faro-in", "faro-out"],
     ]
     start = time.monotonic()
-    results = _guarded_cli(runs)
+    results = guarded_cli(runs)
     assert time.monotonic() - start < 60  # each one is refused before any work
     for args, (code, err) in zip(runs, results, strict=True):
         assert code == 2, (args, err)
@@ -242,7 +212,7 @@ def test_a_huge_json_run_streams_in_bounded_memory_and_stops_on_ctrl_c() -> None
         [
             sys.executable,
             "-c",
-            _GUARD + "from croupier.cli.entry import main; main()",
+            MEMORY_GUARD + "from croupier.cli.entry import main; main()",
             "deal",
             "--count",
             str(MAX_DEAL_COUNT),

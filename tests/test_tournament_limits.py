@@ -12,9 +12,6 @@ import json
 import os
 import shutil
 import stat
-import subprocess
-import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,39 +38,9 @@ from croupier.tournament.squaredeal import (
     parse_sqd,
 )
 from croupier.tournament.verifiable import make_board, make_boards, parse_key
-from tests.conftest import ROOT, VECTORS, CliRunner
+from tests.conftest import VECTORS, CliRunner, guarded_cli
 
 SYN = VECTORS / "bigdeal"
-
-_GUARDED = textwrap.dedent(
-    """
-    import contextlib, io, json, resource, sys
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    from croupier.cli.app import run
-    results = []
-    for args in json.loads(sys.argv[1]):
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = run(args)
-        results.append([code, err.getvalue()])
-    print(json.dumps(results))
-    """
-)
-
-
-def _guarded_cli(runs: list[list[str]], cwd: Path) -> list[tuple[int, str]]:
-    """Run each ``croupier ARGS`` in one child process with 1 GiB of memory and 120 s at most."""
-    done = subprocess.run(
-        [sys.executable, "-c", _GUARDED, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return [(code, err) for code, err in json.loads(done.stdout)]
 
 
 @pytest.fixture
@@ -125,7 +92,7 @@ def test_hostile_sizes_fail_fast_under_a_memory_limit(syn: Path) -> None:
             "bad board range",
         ),
     }
-    results = _guarded_cli([args for args, _ in runs.values()], syn)
+    results = guarded_cli([args for args, _ in runs.values()], cwd=syn)
     for (name, (_, needle)), (code, err) in zip(runs.items(), results, strict=True):
         assert code == 2 and _one_line(err) and needle in err, (name, err)
     assert not (syn / "n.sqd").exists()
@@ -134,9 +101,9 @@ def test_hostile_sizes_fail_fast_under_a_memory_limit(syn: Path) -> None:
 def test_boards_per_run_are_counted_before_dealing(syn: Path) -> None:
     (syn / "W.sqd").write_text(f"TN W\nDV 1\nSN 0:1-999:V#:V\nKH {'0' * 64}\n")
     sessions = MAX_DEAL_BOARDS // 999 + 1
-    [(code, err)] = _guarded_cli(
+    [(code, err)] = guarded_cli(
         [["squaredeal", "make", "W.sqd", "--keys", "SYN.sqk", "--sessions", f"1/1-{sessions}"]],
-        syn,
+        cwd=syn,
     )
     # refused for its size, before the key file is even compared with KH
     assert code == 2 and f"at most {MAX_DEAL_BOARDS}" in err, err

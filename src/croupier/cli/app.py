@@ -44,7 +44,15 @@ from typer.core import TyperGroup, TyperOption
 import croupier
 from croupier.errors import CroupierError
 
-__all__ = ["COMMANDS", "Entry", "build_app", "flag_for_parameters", "main", "run"]
+__all__ = [
+    "COMMANDS",
+    "Entry",
+    "build_app",
+    "flag_for_parameters",
+    "leaf_commands",
+    "main",
+    "run",
+]
 
 
 @dataclass(frozen=True)
@@ -99,6 +107,29 @@ COMMANDS: dict[str, Entry] = {
     "analyze": Entry(_ANALYSIS, "app", "Exact fairness of a shuffle or deal method."),
     "mixing": Entry(_ANALYSIS, "mixing_app", "Exact mixing of riffle shuffles.", True),
 }
+
+
+def leaf_commands() -> list[tuple[list[str], click.Command]]:
+    """Every runnable command as ``(words after croupier, command)``; groups are walked.
+
+    >>> [" ".join(path) for path, _ in leaf_commands()][:3]
+    ['deal', 'rank', 'unrank']
+    >>> ["squaredeal", "verify"] in [path for path, _ in leaf_commands()]
+    True
+    """
+    found: list[tuple[list[str], click.Command]] = []
+
+    def walk(path: list[str], command: click.Command) -> None:
+        if isinstance(command, TyperGroup):
+            for name, sub in command.commands.items():
+                walk([*path, name], sub)
+        else:
+            found.append((path, command))
+
+    for name, entry in COMMANDS.items():
+        walk([name], entry.load(name))
+    return found
+
 
 HELP = """\
 Shuffle anything and deal cards: exactly fair, frugal with randomness,
