@@ -124,6 +124,11 @@ def _echo_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def _scheme_json(algorithm: str, event: str, plan: BoardPlan | None) -> dict[str, Any]:
+    """The keys every croupier-boards JSON output starts with: scheme, event, plan."""
+    return {"algorithm": algorithm, "event": event, "plan": None if plan is None else plan.format()}
+
+
 def _emit(data: bytes, out: Path | None, overwrite: bool) -> None:
     """Write a board file to ``out``, or its bytes to stdout."""
     if out is None:
@@ -495,9 +500,7 @@ def boards_new_key(
         _echo_json(
             {
                 "key_file": str(made.key_file),
-                "algorithm": made.algorithm,
-                "event": made.event,
-                "plan": None if made.plan is None else made.plan.format(),
+                **_scheme_json(made.algorithm, made.event, made.plan),
                 "commitment": made.commitment,
             }
         )
@@ -529,9 +532,7 @@ def boards_commitment(
     if as_json:
         _echo_json(
             {
-                "algorithm": algorithm,
-                "event": event,
-                "plan": None if parsed is None else parsed.format(),
+                **_scheme_json(algorithm, event, parsed),
                 "commitment": value,
             }
         )
@@ -585,9 +586,7 @@ def boards_make(
     if as_json:
         _echo_json(
             {
-                "algorithm": algorithm,
-                "event": event,
-                "plan": None if parsed is None else parsed.format(),
+                **_scheme_json(algorithm, event, parsed),
                 "delayed_value": delayed_value,
                 "session": session,
                 "file": None if out is None else str(out),
