@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from croupier.moves import FaroMode
 from croupier.perm import Permutation
 from croupier.theory import faro_cycle_counts, faro_order_details
 
@@ -90,7 +91,7 @@ def main() -> int:
     print(f"  P ** (10**18 + 3) (cached cycles): {t_pow * 1e3:8.2f} ms")
 
     print("\nperfect-shuffle orders by number theory (target: well under 1 s each):")
-    cases = [
+    cases: list[tuple[int, FaroMode]] = [
         (10**18, "out"),
         (10**18, "in"),
         (2 * 10**18, "in"),
