@@ -60,9 +60,11 @@ from hypothesis import strategies as st
 from typer.core import TyperArgument, TyperOption
 
 from croupier.boards import Board, parse_board_list, parse_board_range
+from croupier.bulk.writers import parse_oneline
 from croupier.cards import Card, Rank, Suit, parse_card, parse_cards
 from croupier.cli.app import leaf_commands, run
 from croupier.dealing import make_layout
+from croupier.dealing.evaluation import parse_shape
 from croupier.dealing.layout import game_names
 from croupier.decks import MAX_SHOE_DECKS, deck_names, make_deck
 from croupier.errors import CroupierError
@@ -609,6 +611,24 @@ PARSERS.append(
         ),
     )
 )
+
+
+SHAPE_ATOMS = ["any", "ANY", "x", "X", "+", "-", " ", "4333", "5xxx", "13", "0", "(", "9"]
+PARSERS += [
+    Target(
+        "parse_shape",
+        parse_shape,
+        text_inputs(SHAPE_ATOMS, ["any 4333 + 5xxx - 5332", "4432", "xx4x"]),
+    ),
+    Target(
+        "parse_oneline",
+        lambda text: parse_oneline(text, make_layout()),
+        text_inputs(
+            ["n ", "e ", "s ", "w ", "AKQ", ".", "-", "\n", " ", "T98"],
+            ["n AKQ.JT9.876.5432 e JT98.AKQ.5432.76 s 765.876.AKQJ.JT9 w 432.5432.T9.AKQ8 \n"],
+        ),
+    ),
+]
 
 
 @pytest.mark.parametrize("target", PARSERS, ids=[t.name for t in PARSERS])

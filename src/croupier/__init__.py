@@ -15,6 +15,12 @@ True
 >>> croupier.shuffle(["alice", "bob", "carol"], seed="round 1")
 ['carol', 'bob', 'alice']
 
+Millions of deals at once, as numpy arrays (``croupier-bulk/1``):
+
+>>> many = croupier.deal_array(100_000, "bridge", seed="simulation 1")
+>>> many.piles.shape, many[0].algorithm
+((100000, 52), 'croupier-bulk/1')
+
 A stateful deck for games, and permutations:
 
 >>> deck = croupier.Deck("euchre", seed="kitchen table")
@@ -74,6 +80,8 @@ from croupier.cards import (
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
+    from croupier.bulk.array import DealArray
+    from croupier.bulk.generate import deal_array
     from croupier.dealing.deal import Deal
     from croupier.dealing.layout import Layout
     from croupier.dealing.layout import make_layout as layout
@@ -90,6 +98,7 @@ __all__ = [
     "CardStyle",
     "CroupierError",
     "Deal",
+    "DealArray",
     "Deck",
     "Layout",
     "Permutation",
@@ -97,6 +106,7 @@ __all__ = [
     "Suit",
     "__version__",
     "deal",
+    "deal_array",
     "deals",
     "format_card",
     "format_cards",
@@ -113,6 +123,8 @@ T = TypeVar("T")
 
 _LAZY = {
     "Deal": ("croupier.dealing.deal", "Deal"),
+    "DealArray": ("croupier.bulk.array", "DealArray"),
+    "deal_array": ("croupier.bulk.generate", "deal_array"),
     "Deck": ("croupier.deck", "Deck"),
     "Layout": ("croupier.dealing.layout", "Layout"),
     "Permutation": ("croupier.perm", "Permutation"),

@@ -47,6 +47,7 @@ from croupier.errors import FileFormatError
 
 __all__ = [
     "STALE_TEMPORARY_SECONDS",
+    "AtomicFile",
     "ExistingFileError",
     "FileWriteError",
     "check_new_files",
@@ -200,15 +201,15 @@ def _clean_once(folder: Path) -> None:
     remove_stale_temporaries(folder)
 
 
-def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
-    """Write ``data`` to a new temporary next to ``path``; return its name.
+def _create_temporary(path: Path, *, private: bool, readable: bool = False) -> tuple[int, str]:
+    """Create a new, empty temporary next to ``path``; return its descriptor and name.
 
     The file is created with its final mode in one system call (``0600`` when
     ``private``, else ``0666`` less the umask), so it is never more readable
-    than it will be.
+    than it will be.  ``readable`` opens it for reading too (to rewrite a header).
     """
     folder = _folder(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    flags = (os.O_RDWR if readable else os.O_WRONLY) | os.O_CREAT | os.O_EXCL
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     mode = _PRIVATE_MODE if private else _PUBLIC_MODE
     while True:
@@ -219,7 +220,12 @@ def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
             continue
         except OSError as exc:
             raise _write_error(path, exc) from None
-        break
+        return fd, tmp
+
+
+def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
+    """Write ``data`` to a new temporary next to ``path`` (see :func:`_create_temporary`)."""
+    fd, tmp = _create_temporary(path, private=private)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -373,6 +379,91 @@ def write_file(path: Path, data: bytes, *, overwrite: bool = False, private: boo
     and leaves nothing behind.  See the module docstring for an example.
     """
     write_files_atomically([(Path(path), data)], overwrite=overwrite, private=private)
+
+
+class AtomicFile:
+    """A file written piece by piece that appears under its name only when complete.
+
+    The pieces go to a new temporary in the target's folder (checked first,
+    as :func:`check_new_files` does); :meth:`commit` flushes and syncs it and
+    moves it into place (never over an existing file unless ``overwrite``),
+    :meth:`discard` removes it.  As a context manager it commits on a normal
+    exit and discards on an exception.  :attr:`file` is the open temporary
+    (readable and seekable, for writers that fill in a header at the end).
+    A failed write or move (full disk, ...) raises :class:`FileWriteError`
+    and leaves nothing behind.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with AtomicFile(folder / "deals.txt") as out:
+    ...     _ = out.write(b"deal 1\\n")
+    ...     _ = out.write(b"deal 2\\n")
+    ...     (folder / "deals.txt").exists()
+    False
+    >>> read_file(folder / "deals.txt")
+    b'deal 1\\ndeal 2\\n'
+    >>> AtomicFile(folder / "deals.txt")
+    Traceback (most recent call last):
+    ...
+    croupier.files.ExistingFileError: ...deals.txt' already exists; ...
+    """
+
+    def __init__(self, path: Path, *, overwrite: bool = False, private: bool = False) -> None:
+        self.path = Path(path)
+        self.overwrite = overwrite
+        check_new_files([self.path], overwrite=overwrite)
+        _clean_once(_folder(self.path))
+        fd, self.temporary = _create_temporary(self.path, private=private, readable=True)
+        self.file = os.fdopen(fd, "w+b")
+        self.done = False
+
+    def write(self, data: bytes) -> int:
+        """Append ``data`` to the file; return the number of bytes written."""
+        try:
+            return self.file.write(data)
+        except OSError as exc:
+            self.discard()
+            raise _write_error(self.path, exc) from None
+
+    def commit(self) -> None:
+        """Finish the file and give it its name (nothing happens after the first commit)."""
+        if self.done:
+            return
+        try:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            if self.overwrite:
+                os.replace(self.temporary, self.path)
+            else:
+                _move_without_overwrite(self.temporary, self.path)
+        except OSError as exc:
+            self.discard()
+            raise _write_error(self.path, exc) from None
+        except BaseException:
+            self.discard()
+            raise
+        self.done = True
+
+    def discard(self) -> None:
+        """Close and remove the temporary; the target is left as it was."""
+        self.done = True
+        with contextlib.suppress(OSError):
+            self.file.close()
+        _remove_quietly(self.temporary)
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
+        if kind is None:
+            self.commit()
+            return
+        self.discard()
+        if isinstance(exc, OSError) and not isinstance(exc, FileFormatError):
+            raise _write_error(self.path, exc) from None
 
 
 def read_file(path: Path) -> bytes:

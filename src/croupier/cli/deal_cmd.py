@@ -5,33 +5,52 @@ schemes and deck presets named in the help and accepted by the options come
 from the library's registries (:data:`croupier.dealing.GAMES`,
 :data:`croupier.dealing.METHODS`, :func:`croupier.ranking.schemes.scheme_names`,
 :data:`croupier.decks.DECK_PRESETS`), and the output formats from
-:data:`WRITERS`.
+:data:`WRITERS` (the ``deal`` engine, ``croupier-deal/1``) and
+:data:`croupier.bulk.writers.BULK_FORMATS` (the ``bulk`` engine,
+``croupier-bulk/1``; see :data:`BULK_WRITER_NAMES`).
 
 >>> sorted(typer.main.get_group(app).commands)
 ['deal', 'entropy', 'rank', 'unrank']
 >>> list(WRITERS)
 ['text', 'json', 'jsonl', 'pbn', 'csv']
+>>> BULK_ONLY_FORMATS, BINARY_FORMATS
+(('oneline', 'pbn-games', 'npy', 'npz'), ('npy', 'npz'))
 """
 
 from __future__ import annotations
 
 import json
 import math
+import queue
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any, Literal, get_args
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import IO, Annotated, Any, Literal, cast, get_args
 
+import numpy as np
 import typer
 
+import croupier
+from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, DealArray
+from croupier.bulk.writers import BULK_FORMATS, NpyWriter, NpzWriter, open_writer
 from croupier.cli.options import (
     BitsOpt,
     EntropyOpt,
     JsonOpt,
+    OverwriteOpt,
     SeedOpt,
     count_option,
     method_option,
     option,
+    out_option,
 )
 from croupier.dealing import (
+    ALGORITHM_ID,
     DEFAULT_SCHEME,
     GAMES,
     METHODS,
@@ -45,6 +64,7 @@ from croupier.dealing import (
 )
 from croupier.decks import DECK_PRESETS
 from croupier.errors import CroupierError, EntropyExhaustedError, LayoutError, RankingError
+from croupier.files import AtomicFile
 from croupier.formats.deal_csv import format_deals_csv
 from croupier.formats.deal_json import deal_to_dict, format_deal_json
 from croupier.formats.deal_text import (
@@ -68,27 +88,79 @@ from croupier.ranking.partitions import decimal, parse_decimal
 from croupier.ranking.schemes import get_scheme, scheme_names
 
 __all__ = [
+    "BINARY_FORMATS",
+    "BULK_BATCH",
+    "BULK_ONLY_FORMATS",
+    "BULK_SEEDED_LABEL",
+    "BULK_WRITER_NAMES",
+    "INTERRUPTED",
+    "MAX_BULK_COUNT",
     "MAX_DEAL_COUNT",
     "MAX_ENTROPY_DEALS",
     "MAX_ENTROPY_WORK",
+    "PROGRESS_MIN_DEALS",
     "SEEDED_LABEL",
     "WRITERS",
+    "BulkOnlyFormat",
+    "DealEngine",
     "DealFormat",
+    "PerDealFormat",
     "app",
     "deal_command",
+    "default_engine",
     "entropy_command",
     "number_json",
+    "progress_wanted",
     "rank_command",
     "unrank_command",
 ]
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-DealFormat = Literal["text", "json", "jsonl", "pbn", "csv"]
-"""The output formats of ``croupier deal`` (the keys of :data:`WRITERS`)."""
+PerDealFormat = Literal["text", "json", "jsonl", "pbn", "csv"]
+"""The formats both engines write (the keys of :data:`WRITERS`); default ``--engine deal``."""
+
+BulkOnlyFormat = Literal["oneline", "pbn-games", "npy", "npz"]
+"""The formats only the bulk engine writes; they default to ``--engine bulk``."""
+
+DealFormat = Literal[PerDealFormat, BulkOnlyFormat]
+"""Every output format of ``croupier deal``."""
+
+DealEngine = Literal["deal", "bulk"]
+"""The two dealing algorithms of ``croupier deal``: ``croupier-deal/1`` and ``croupier-bulk/1``."""
 
 MAX_DEAL_COUNT = 1_000_000_000
 """The most deals one ``croupier deal`` run prints (``--count``); every format streams."""
+
+MAX_BULK_COUNT = 10_000_000_000
+"""The most deals one ``croupier deal --engine bulk`` run writes (batch by batch)."""
+
+BULK_BATCH = 65_536
+"""Deals the bulk engine makes and writes at a time (memory stays a few MB)."""
+
+PROGRESS_MIN_DEALS: dict[str, int] = {"deal": 20_000, "bulk": 1_000_000}
+"""Runs of at least this many deals (by engine: a fraction of a second or more) show a
+progress bar (see :func:`progress_wanted`)."""
+
+INTERRUPTED = 130
+"""The exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it."""
+
+_RENAMED_BULK = {"pbn-deal": "pbn", "pbn": "pbn-games"}  # writer name -> --format, if different
+
+BULK_WRITER_NAMES: dict[str, str] = {_RENAMED_BULK.get(w, w): w for w in BULK_FORMATS}
+"""Each ``--format`` the bulk engine writes and its writer in :mod:`croupier.bulk.writers`.
+
+``pbn`` is one PBN deal string per line with either engine (the writer
+``pbn-deal``); ``pbn-games`` is a PBN 2.1 file of full games, boards
+numbered from 1 (the writer ``pbn``).  ``text``, ``json`` and ``csv`` have no
+bulk writer: the bulk engine prints them deal by deal, as the deal engine does.
+"""
+
+BULK_ONLY_FORMATS: tuple[BulkOnlyFormat, ...] = get_args(BulkOnlyFormat)
+"""The formats only the bulk engine writes: they default to ``--engine bulk``."""
+
+BINARY_FORMATS: tuple[str, ...] = (NpyWriter.format_name, NpzWriter.format_name)
+"""Formats that are not text: written only to a file (``--out``), never to standard output."""
 
 MAX_ENTROPY_DEALS = 10_000
 """The most deals per method ``croupier entropy --deals`` measures."""
@@ -106,6 +178,11 @@ It never quotes the seed: whoever reads the deals must not be able to deal the
 rest of the stream.
 """
 
+BULK_SEEDED_LABEL = (
+    f"seeded: reproducible from its seed ({BULK_ALGORITHM_ID}), so only as secret as the seed"
+)
+"""The line that labels the text output of a seeded bulk run, as :data:`SEEDED_LABEL` does."""
+
 _DEFAULT_METHOD = next(iter(METHODS))  # the registry lists the default first
 _GAMES = ", ".join(GAMES)
 _METHODS = ", ".join(METHODS)
@@ -113,6 +190,8 @@ _SCHEMES = ", ".join(scheme_names())
 _BRIDGE_SCHEMES = ", ".join(s for s in scheme_names() if get_scheme(s).bridge_only)
 _ANY_SCHEMES = ", ".join(s for s in scheme_names() if not get_scheme(s).bridge_only)
 _FORMATS = ", ".join(get_args(DealFormat))
+_PER_DEAL = ", ".join(get_args(PerDealFormat))
+_BULK_ONLY = ", ".join(BULK_ONLY_FORMATS)
 
 DEAL_HELP = f"""\
 Deal cards: exactly uniform, with the least randomness, reproducible with --seed.
@@ -126,8 +205,18 @@ coins:HT..., hex:...) for your own rolls (a bridge deal needs about 37 d6 rolls;
 too few is an error saying how many more).  --json is --format json.  A note on
 the source goes to stderr, so stdout stays clean for every --format; the output
 of a --seed run starts with a line saying it is seeded (a % comment in PBN).
-Every format is written deal by deal (--count up to 1,000,000,000); a layout
-deals at most 5,200 cards.
+A layout deals at most 5,200 cards.
+
+Engines: deal ({ALGORITHM_ID}: deal by deal, every method, --entropy, --scheme;
+--count up to {MAX_DEAL_COUNT:,}) and bulk ({BULK_ALGORITHM_ID}: deals in
+batches of {BULK_BATCH:,}, millions a second, from the OS CSPRNG or --seed;
+--count up to {MAX_BULK_COUNT:,}).  The default engine depends on --format,
+never on --count: {_BULK_ONLY} are written by bulk; {_PER_DEAL} by deal,
+so every published seed keeps its deals (--engine bulk writes them too, other
+deals from the same seed).  {" and ".join(BINARY_FORMATS)} need --out FILE.  --out writes
+the file atomically (--overwrite replaces one).  A long run shows a progress bar
+when stderr is a terminal (not with --quiet, which also drops the note).
+Ctrl-C stops after the deals being written and leaves valid output (exit 130).
 
 \b
 Examples:
@@ -136,6 +225,8 @@ Examples:
   croupier deal --hands 7,7,7 --count 3
   croupier deal bridge --seed "club night 12" --format pbn --count 4
   croupier deal holdem --players 6 --json --bits
+  croupier deal --count 5 --format oneline --seed "sim 1"
+  croupier deal --engine bulk --count 3 --format pbn --seed "sim 1" --bits
 """
 
 RANK_HELP = f"""\
@@ -263,25 +354,54 @@ def _source_notes(source: RandomSource, layout: Layout, count: int, method: str)
     return lines
 
 
+# -- where the deals go -------------------------------------------------------------------
+
+
+class _Sink:
+    """Where the deals go: standard output, or the file of ``--out`` (written atomically)."""
+
+    def __init__(self, file: AtomicFile | None) -> None:
+        self.file = file
+
+    def line(self, text: str = "") -> None:
+        """Write ``text`` and a line end."""
+        self.chunk(text + "\n")
+
+    def chunk(self, text: str) -> None:
+        """Write ``text`` as it is."""
+        if self.file is None:
+            typer.echo(text, nl=False)
+        else:
+            self.file.write(text.encode("utf-8"))
+
+    def binary(self) -> IO[bytes]:
+        """The byte stream behind the output (what was written as text comes first)."""
+        if self.file is None:
+            sys.stdout.flush()
+            return sys.stdout.buffer
+        return self.file.file
+
+
 # -- output formats -----------------------------------------------------------------------
 
-_Writer = Callable[[Iterable[Deal], str, bool, Layout, bool], None]
-"""``(deals, scheme, bits, layout, seeded)``: print deals in one format, as they come."""
+_Writer = Callable[[Iterable[Deal], str, bool, Layout, "str | None", _Sink], None]
+"""``(deals, scheme, bits, layout, label, sink)``: write deals in one format, as they come;
+``label`` is the seeded label (:data:`SEEDED_LABEL`) of a seeded run, else ``None``."""
 
 
 def _write_text(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
 ) -> None:
-    if seeded:
-        typer.echo(SEEDED_LABEL)
+    if label is not None:
+        out.line(label)
     total = 0.0
     for i, d in enumerate(deals):
         if i:
-            typer.echo("")
-        typer.echo(format_deal_text(d, scheme=scheme, bits=bits))
+            out.line("")
+        out.line(format_deal_text(d, scheme=scheme, bits=bits))
         total += d.bits_used
     if bits:
-        typer.echo(f"total bits used: {total:.2f} (log2 M = {math.log2(layout.count):.2f})")
+        out.line(f"total bits used: {total:.2f} (log2 M = {math.log2(layout.count):.2f})")
 
 
 def json_document_chunks(deals: Iterable[Deal], scheme: str) -> Iterator[str]:
@@ -323,50 +443,55 @@ def _chain(first: Deal, second: Deal, rest: Iterator[Deal]) -> Iterator[Deal]:
 
 
 def _write_json(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
 ) -> None:
     for chunk in json_document_chunks(deals, scheme):
-        typer.echo(chunk, nl=False)
+        out.chunk(chunk)
 
 
 def _write_jsonl(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
 ) -> None:
     for d in deals:
-        typer.echo(format_deal_json(d, scheme, indent=None))
+        out.line(format_deal_json(d, scheme, indent=None))
 
 
 def _write_pbn(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
 ) -> None:
-    if seeded:
-        typer.echo(f"% {SEEDED_LABEL}")
+    if label is not None:
+        out.line(f"% {label}")
     total = 0.0
     for d in deals:
-        typer.echo(format_pbn_deal(d.piles))
+        out.line(format_pbn_deal(d.piles))
         total += d.bits_used
     if bits:
         typer.echo(f"% {total:.2f} bits used", err=True)
 
 
 def _write_csv(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, seeded: bool
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
 ) -> None:
     for i, d in enumerate(deals):  # row by row: the header, then one row per deal
         rows = format_deals_csv([d], scheme).splitlines(keepends=True)
         if i:
             rows[1] = f"{i + 1}{rows[1][1:]}"  # the row starts "1,": the deal's place in the run
-        typer.echo("".join(rows if i == 0 else rows[1:]), nl=False)
+        out.chunk("".join(rows if i == 0 else rows[1:]))
 
 
-WRITERS: dict[DealFormat, _Writer] = {
+WRITERS: dict[PerDealFormat, _Writer] = {
     "text": _write_text,
     "json": _write_json,
     "jsonl": _write_jsonl,
     "pbn": _write_pbn,
     "csv": _write_csv,
 }
-"""Each ``--format`` of ``croupier deal`` and the function that prints deals in it."""
+"""Each ``--format`` of ``croupier deal`` that is written deal by deal, and its function.
+
+The deal engine writes these formats only; the bulk engine writes ``text``,
+``json`` and ``csv`` through them too, and the others through its writers
+(:data:`BULK_WRITER_NAMES`).
+"""
 
 
 def _resolve_format(fmt: DealFormat | None, as_json: bool) -> DealFormat:
@@ -380,6 +505,353 @@ def _resolve_format(fmt: DealFormat | None, as_json: bool) -> DealFormat:
     if as_json:
         return "json"
     return "text" if fmt is None else fmt
+
+
+# -- engines ------------------------------------------------------------------------------
+
+
+def default_engine(fmt: DealFormat) -> DealEngine:
+    """The engine a format is dealt by when ``--engine`` is not given: never chosen by count.
+
+    The formats the deal engine writes keep it (so every published seed keeps
+    its deals); the formats only the bulk engine writes take that one.
+
+    >>> default_engine("pbn"), default_engine("text"), default_engine("oneline")
+    ('deal', 'deal', 'bulk')
+    """
+    return "deal" if fmt in WRITERS else "bulk"
+
+
+def _check_engine(
+    engine: DealEngine,
+    chosen: bool,
+    fmt: DealFormat,
+    *,
+    method: str,
+    scheme: str,
+    entropy: str | None,
+    count: int,
+) -> None:
+    """Refuse what the engine cannot do, saying what works instead (one line each)."""
+    if engine == "deal" and fmt not in WRITERS:
+        raise CroupierError(
+            f"--format {fmt} is written by --engine bulk only; leave out --engine deal, "
+            f"or choose a --format of the deal engine ({_PER_DEAL})"
+        )
+    limit = MAX_BULK_COUNT if engine == "bulk" else MAX_DEAL_COUNT
+    if not 1 <= count <= limit:
+        more = (
+            f" (--engine bulk deals up to {MAX_BULK_COUNT:,})"
+            if engine == "deal" and count > limit
+            else ""
+        )
+        raise CroupierError(
+            f"--count must be at least 1 and at most {limit:,}, got {_short_int(count)}{more}"
+        )
+    if engine == "deal":
+        return
+    why = "--engine bulk" if chosen else f"--format {fmt} is written by --engine bulk, which"
+    if entropy is not None:
+        raise CroupierError(
+            f"{why} draws from the OS CSPRNG or a --seed stream, not from --entropy; "
+            f"--entropy works with --engine deal (formats {_PER_DEAL})"
+        )
+    if method != _DEFAULT_METHOD:
+        raise CroupierError(
+            f"{why} has one algorithm ({BULK_ALGORITHM_ID}), so no --method {method}; "
+            f"the methods ({_METHODS}) work with --engine deal (formats {_PER_DEAL})"
+        )
+    if scheme != DEFAULT_SCHEME:
+        raise CroupierError(
+            f"{why} numbers deals in the {DEFAULT_SCHEME} scheme only, so no --scheme {scheme}; "
+            f"--scheme works with --engine deal (formats {_PER_DEAL})"
+        )
+
+
+# -- progress and Ctrl-C ------------------------------------------------------------------
+
+
+def progress_wanted(
+    count: int,
+    engine: DealEngine,
+    *,
+    quiet: bool,
+    stderr_is_terminal: bool,
+    output_is_terminal: bool,
+) -> bool:
+    """Whether a run shows a progress bar on stderr.
+
+    Only a long run (:data:`PROGRESS_MIN_DEALS` deals of the engine or more), only when
+    stderr is a terminal (a person watches it), never with ``--quiet``, and
+    not when the deals themselves scroll past on that terminal.
+
+    >>> watched = {"stderr_is_terminal": True, "output_is_terminal": False}
+    >>> progress_wanted(10**7, "bulk", quiet=False, **watched)
+    True
+    >>> progress_wanted(10**5, "bulk", quiet=False, **watched)  # a fraction of a second
+    False
+    >>> progress_wanted(10**5, "deal", quiet=False, **watched)  # several seconds
+    True
+    >>> progress_wanted(10**7, "bulk", quiet=True, **watched)
+    False
+    >>> piped = {"stderr_is_terminal": False, "output_is_terminal": False}
+    >>> progress_wanted(10**7, "bulk", quiet=False, **piped)
+    False
+    """
+    return (
+        count >= PROGRESS_MIN_DEALS[engine]
+        and not quiet
+        and stderr_is_terminal
+        and not output_is_terminal
+    )
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+Advance = Callable[[int], None]
+"""Moves the progress bar on by that many deals (does nothing when none is shown)."""
+
+
+def _no_progress(done: int) -> None:
+    """The :data:`Advance` of a run without a progress bar."""
+
+
+@contextmanager
+def _progress_bar(total: int, show: bool) -> Iterator[Advance]:
+    """A rich progress bar on stderr while the run lasts, if ``show``; else nothing."""
+    if not show:
+        yield _no_progress
+        return
+    # rich.progress is imported only when a bar is shown: it would cost every run start-up time.
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    console = Console(stderr=True)
+    # redirect_stdout=False: the deals go to the real standard output, never above the bar
+    with Progress(
+        *columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False
+    ) as bar:
+        task = bar.add_task("dealing", total=total)
+
+        def advance(done: int) -> None:
+            bar.advance(task, done)
+
+        yield advance
+
+
+class _Run:
+    """A run in progress: deals (and bits) written so far, whether Ctrl-C asked it to stop."""
+
+    def __init__(self) -> None:
+        self.written = 0
+        self.bits = 0  # random bits of the deals written (bulk engine: whole bits)
+        self.stop = False
+
+
+@contextmanager
+def _stop_on_ctrl_c(run: _Run) -> Iterator[None]:
+    """The first Ctrl-C sets ``run.stop`` (the run ends after what it is writing); a second
+    one interrupts at once.  Outside the main thread signals cannot be caught: nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        if run.stop:
+            raise KeyboardInterrupt
+        run.stop = True
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+_PROGRESS_STEP = 1024  # deals between updates of the bar when dealing deal by deal
+
+
+def _watched(deals: Iterable[Deal], run: _Run, advance: Advance) -> Iterator[Deal]:
+    """``deals`` one by one, counted, until Ctrl-C asks the run to stop."""
+    pending = 0
+    for deal in deals:
+        yield deal
+        run.written += 1
+        run.bits += int(deal.bits_used)
+        pending += 1
+        if pending == _PROGRESS_STEP:
+            advance(pending)
+            pending = 0
+        if run.stop:
+            break
+    advance(pending)
+
+
+# -- the bulk engine ----------------------------------------------------------------------
+
+_COMPILED_FROM = 1_000_000  # deals from which loading the compiled kernel pays for its start-up
+_SOURCE_KINDS = {"seeded": "seeded", "os": "os-csprng"}  # bulk stream label -> deal source kind
+
+
+def _bulk_deals(dealer: BulkDealer, count: int, kind: str) -> Iterator[Deal]:
+    """The next ``count`` deals of ``dealer`` as :class:`Deal` objects (for text, json, csv)."""
+    for batch in dealer.batches(count, BULK_BATCH):
+        for deal in batch:
+            yield Deal(
+                deal.layout,
+                deal.piles,
+                method=deal.method,
+                bits_used=deal.bits_used,
+                source=kind,
+                algorithm=BULK_ALGORITHM_ID,
+            )
+
+
+_DONE = object()  # the end of the batches dealt ahead
+
+
+def _dealt_ahead(dealer: BulkDealer, count: int) -> Iterator[DealArray]:
+    """The next ``count`` deals of ``dealer`` in batches of :data:`BULK_BATCH`, in order.
+
+    The batches are dealt in a second thread, a batch or two ahead of the one
+    the caller writes (the dealing code releases the GIL for most of its
+    work), so dealing and writing overlap.  Batches dealt ahead and never
+    asked for are dropped; the deals and their order are those of
+    ``dealer.batches``.  The thread is a daemon: a run stopped at once (a
+    second Ctrl-C) does not wait for the batch it is dealing.
+    """
+    ready: queue.Queue[object] = queue.Queue(maxsize=1)
+    stopped = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not stopped.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def deal() -> None:
+        try:
+            for batch in dealer.batches(count, BULK_BATCH):
+                if not hand_over(batch):
+                    return
+        except BaseException as exc:  # handed to the caller, raised there
+            hand_over(exc)
+            return
+        hand_over(_DONE)
+
+    threading.Thread(target=deal, name="croupier-bulk-dealer", daemon=True).start()
+    try:
+        while True:
+            item = ready.get()
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield cast(DealArray, item)
+    finally:
+        stopped.set()
+
+
+def _bulk_batches(
+    dealer: BulkDealer, count: int, run: _Run, advance: Advance
+) -> Iterator[DealArray]:
+    """The next ``count`` deals of ``dealer`` in batches, until Ctrl-C asks the run to stop."""
+    for batch in _dealt_ahead(dealer, count):
+        yield batch
+        run.written += len(batch)
+        run.bits += 0 if batch.bits is None else int(batch.bits.sum(dtype=np.uint64))
+        advance(len(batch))
+        if run.stop:
+            break
+
+
+def _write_bulk(
+    fmt: DealFormat,
+    batches: Iterable[DealArray],
+    dealer: BulkDealer,
+    label: str | None,
+    out: _Sink,
+) -> None:
+    """Write the batches in ``fmt`` through its bulk writer (:data:`BULK_WRITER_NAMES`)."""
+    stream = out.binary()
+    name = BULK_WRITER_NAMES[fmt]
+    kind = _SOURCE_KINDS.get(dealer.stream.label, dealer.stream.label)
+    writer = open_writer(
+        name,
+        stream,
+        dealer.layout,
+        generator=f"croupier {croupier.__version__}",
+        bits_used=True,
+        fields={"algorithm": BULK_ALGORITHM_ID, "source": kind},
+        algorithm=dealer.describe(),
+    )
+    if label is not None and fmt in ("oneline", "pbn", "pbn-games"):
+        comment = "" if fmt == "oneline" else "% "  # after the PBN file header, if any
+        stream.write(f"{comment}{label}\n".encode())
+    for batch in batches:
+        writer.write(batch)
+    writer.close()
+
+
+def _bits_note(bits_used: int, deals: int, layout: Layout) -> str:
+    """The ``--bits`` line of a bulk run (stderr): bits in all and per deal, against log2 M.
+
+    >>> _bits_note(1280, 10, make_layout("bridge"))
+    'bits used: 1,280 in all, 128.00 per deal (log2 M = 95.44)'
+    """
+    per = bits_used / deals if deals else 0.0
+    log2m = math.log2(layout.count) if layout.count > 1 else 0.0
+    return f"bits used: {bits_used:,} in all, {per:.2f} per deal (log2 M = {log2m:.2f})"
+
+
+# -- one run ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What one ``croupier deal`` run deals and how it writes it (options checked)."""
+
+    layout: Layout
+    count: int
+    fmt: DealFormat
+    scheme: str
+    bits: bool
+    method: str
+    source: RandomSource
+    dealer: BulkDealer | None  # the bulk engine's dealer; None for the deal engine
+
+
+def _deal_and_write(job: _Job, sink: _Sink, run: _Run, advance: Advance) -> None:
+    """Deal the job's deals with its engine and write them to ``sink`` as they come."""
+    layout, dealer = job.layout, job.dealer
+    per_deal = WRITERS.get(cast(PerDealFormat, job.fmt))
+    if dealer is None:
+        assert per_deal is not None  # checked: the deal engine writes only these formats
+        label = SEEDED_LABEL if job.source.kind == "seeded" else None
+        made = deal_many(layout, job.count, method=job.method, source=job.source)
+        try:
+            per_deal(_watched(made, run, advance), job.scheme, job.bits, layout, label, sink)
+        except EntropyExhaustedError as exc:
+            raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
+        return
+    label = BULK_SEEDED_LABEL if dealer.stream.reproducible else None
+    if job.fmt in BULK_WRITER_NAMES:
+        _write_bulk(job.fmt, _bulk_batches(dealer, job.count, run, advance), dealer, label, sink)
+        return
+    assert per_deal is not None  # every format has a bulk writer or a per-deal one
+    kind = _SOURCE_KINDS.get(dealer.stream.label, dealer.stream.label)
+    deals = _watched(_bulk_deals(dealer, job.count, kind), run, advance)
+    per_deal(deals, job.scheme, job.bits, layout, label, sink)
 
 
 # -- commands -----------------------------------------------------------------------------
@@ -402,21 +874,49 @@ def deal_command(
     as_json: JsonOpt = False,
     bits: BitsOpt = False,
     scheme: SchemeOpt = DEFAULT_SCHEME,
+    engine: Annotated[
+        DealEngine | None,
+        typer.Option(
+            "--engine",
+            help=f"deal ({ALGORITHM_ID}) or bulk ({BULK_ALGORITHM_ID}); default: bulk for "
+            f"{_BULK_ONLY}, deal for the other formats.",
+            case_sensitive=False,
+        ),
+    ] = None,
+    out: Annotated[Path | None, out_option("Write to this file (atomically), not stdout.")] = None,
+    overwrite: OverwriteOpt = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No note on stderr and no progress bar.")
+    ] = False,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
-    if not 1 <= count <= MAX_DEAL_COUNT:
-        raise CroupierError(
-            f"--count must be at least 1 and at most {MAX_DEAL_COUNT:,}, got {_short_int(count)}"
-        )
     out_format = _resolve_format(fmt, as_json)
+    chosen = engine is not None
+    run_engine: DealEngine = default_engine(out_format) if engine is None else engine
+    _check_engine(
+        run_engine,
+        chosen,
+        out_format,
+        method=method,
+        scheme=scheme,
+        entropy=entropy,
+        count=count,
+    )
     layout = _layout(game, players, hands, deck)
     scheme = _check_scheme(layout, scheme)
     method = get_deal_method(method).name
-    if out_format == "pbn" and not layout.bridge_like:
+    if out_format in ("pbn", "pbn-games") and not layout.bridge_like:
         others = ", ".join(f for f in WRITERS if f != "pbn")
+        if run_engine == "bulk":
+            others = ", ".join(f for f in get_args(DealFormat) if not f.startswith("pbn"))
         raise CroupierError(
             f"PBN deals need four hands of 13 (N E S W); {layout.describe()} is not one; "
             f"use another --format ({others})"
+        )
+    if out_format in BINARY_FORMATS and out is None:
+        raise CroupierError(
+            f"--format {out_format} is binary, so it is never written to standard output; "
+            f"give a file: --out FILE.{out_format}"
         )
     source = make_source(seed=seed, entropy=entropy, purpose="deal")
     need = count * math.log2(layout.count)
@@ -427,13 +927,49 @@ def deal_command(
             f"{source.shortfall(1, total_bits=need)} ({what} at least {need:.2f} bits; "
             f"{_dice_note(layout)})"
         )
-    deals = deal_many(layout, count, method=method, source=source)
+    dealer: BulkDealer | None = None
+    if run_engine == "bulk":
+        dealer = BulkDealer(
+            layout, seed=seed, engine="auto" if count >= _COMPILED_FROM else "numpy"
+        )
+    show = progress_wanted(
+        count,
+        run_engine,
+        quiet=quiet,
+        stderr_is_terminal=_is_terminal(sys.stderr),
+        output_is_terminal=out is None and _is_terminal(sys.stdout),
+    )
+    run = _Run()
+    file = None if out is None else AtomicFile(out, overwrite=overwrite)
     try:
-        WRITERS[out_format](deals, scheme, bits, layout, source.kind == "seeded")
-    except EntropyExhaustedError as exc:
-        raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
-    for line in _source_notes(source, layout, count, method):
-        typer.echo(line, err=True)
+        with _stop_on_ctrl_c(run):  # Ctrl-C while the file is finished: it is still finished
+            with _progress_bar(count, show) as advance:
+                job = _Job(layout, count, out_format, scheme, bits, method, source, dealer)
+                _deal_and_write(job, _Sink(file), run, advance)
+            if file is not None:
+                file.commit()
+    finally:
+        if file is not None and not file.done:
+            file.discard()
+    interrupted = run.stop and run.written < count
+    if interrupted:
+        where = (
+            "to standard output, which ends after the last whole deal"
+            if out is None
+            else f"to {str(out)!r}, a complete, valid {out_format} file"
+        )
+        typer.echo(
+            f"warning: interrupted by Ctrl-C: wrote {run.written:,} of {count:,} deals {where}",
+            err=True,
+        )
+    used = method if dealer is None else f"{BULK_ALGORITHM_ID} ({dealer.stream.label} stream)"
+    for line in _source_notes(source, layout, run.written, used):
+        if not quiet or line.startswith("warning:"):
+            typer.echo(line, err=True)
+    if dealer is not None and bits:
+        typer.echo(_bits_note(run.bits, run.written, layout), err=True)
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
 
 
 @app.command("rank", help=RANK_HELP)

@@ -1,0 +1,20 @@
+"""Bulk dealing: deal arrays, exact vectorised generation (``croupier-bulk/1``).
+
+>>> from croupier.bulk import deal_array
+>>> deals = deal_array(100_000, "bridge", seed="demo")
+>>> deals.piles.shape, deals.suit_lengths().shape
+((100000, 52), (100000, 4, 4))
+"""
+
+from croupier.bulk.array import DealArray, DealArrayError
+from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer, deal_array
+from croupier.bulk.stream import BulkStream
+
+__all__ = [
+    "BULK_ALGORITHM_ID",
+    "BulkDealer",
+    "BulkStream",
+    "DealArray",
+    "DealArrayError",
+    "deal_array",
+]

@@ -1,0 +1,153 @@
+"""The compiled unranking kernel (optional extra ``fast``: numba).
+
+The same rule as the numpy code of :mod:`croupier.bulk.unrank`, compiled:
+deals are taken in tiles; for each pile the lexicographic walk runs over the
+tile's deals position by position, then each deal's cards are handed out.
+The outputs are identical (the tests compare the two on every layout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from croupier.bulk.digits import DigitPlan
+from croupier.bulk.unrank import pick_table
+
+__all__ = ["digits_compiled", "masks_compiled", "unrank_compiled"]
+
+_TILE = 128
+_SHIFT = np.uint64(58)
+_LOW = np.uint64((1 << 58) - 1)
+_ONE_PICK = np.uint64(1) << _SHIFT
+
+
+@numba.njit(nogil=True, cache=True)
+def _unrank_kernel(digits: Any, sizes: Any, tables: Any, out: Any) -> None:  # pragma: no cover
+    piles = sizes.shape[0]
+    n = out.shape[0]
+    deck = out.shape[1]
+    state = np.empty(_TILE, np.uint64)
+    skip = np.zeros((max(piles - 1, 1), deck, _TILE), np.uint8)
+    buf_a = np.empty(deck, np.int64)
+    buf_b = np.empty(deck, np.int64)
+    for start in range(0, n, _TILE):
+        m = min(_TILE, n - start)
+        r = deck
+        # the lexicographic walk of every pile, over the tile's deals; each state
+        # packs the cards still to pick (top 6 bits) over the digit (58 bits)
+        for p in range(piles - 1):
+            k = np.uint64(sizes[p])
+            for i in range(m):
+                state[i] = digits[p, start + i] | (k << _SHIFT)
+            for q in range(r):
+                tq = tables[p, q]
+                row = skip[p, q]
+                for i in range(m):
+                    x = state[i]
+                    t = tq[x >> _SHIFT]
+                    sk = (x & _LOW) >= t
+                    state[i] = x - (t if sk else _ONE_PICK)
+                    row[i] = sk
+            r -= sizes[p]
+        # each deal's cards: a pile takes the cards its walk did not skip
+        for i in range(m):
+            o = out[start + i]
+            cur = buf_a
+            nxt = buf_b
+            r = deck
+            for p in range(piles - 1):
+                w = 0
+                sp = skip[p]
+                for q in range(r):
+                    c = q if p == 0 else cur[q]
+                    o[c] = p
+                    nxt[w] = c
+                    w += sp[q, i]
+                cur, nxt = nxt, cur
+                r = w
+            for q in range(r):
+                o[cur[q] if piles > 1 else q] = piles - 1
+
+
+@numba.njit(nogil=True, cache=True)
+def _digits_kernel(
+    rows: Any, widths: Any, offsets: Any, ranges: Any, limits: Any, digits: Any, rejected: Any
+) -> None:  # pragma: no cover
+    n = rows.shape[0]
+    for i in range(n):
+        for p in range(widths.shape[0]):
+            w = widths[p]
+            if w == 0:
+                continue
+            value = np.uint64(0)
+            for j in range(w):
+                value = (value << np.uint64(8)) | np.uint64(rows[i, offsets[p] + j])
+            rejected[i, p] = value >= limits[p]
+            digits[p, i] = value % ranges[p]
+
+
+@numba.njit(nogil=True, cache=True)
+def _masks_kernel(piles: Any, out: Any) -> None:  # pragma: no cover
+    n, deck = piles.shape
+    for i in range(n):
+        row = piles[i]
+        masks = out[i]
+        for c in range(deck):
+            masks[row[c]] |= np.uint64(1) << np.uint64(c)
+
+
+def masks_compiled(piles: npt.NDArray[np.uint8], count: int) -> npt.NDArray[np.uint64]:
+    """Every pile's card bitmask, ``(n, count)``, from a deal array's piles (deck <= 64)."""
+    out = np.zeros((piles.shape[0], count), np.uint64)
+    _masks_kernel(np.ascontiguousarray(piles), out)
+    return out
+
+
+def digits_compiled(
+    rows: npt.NDArray[np.uint8], plan: DigitPlan
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.bool_]]:
+    """:func:`croupier.bulk.digits.accepted_digits`, compiled (needs numba)."""
+    n, piles = rows.shape[0], len(plan.sizes)
+    digits = np.zeros((piles, n), np.uint64)
+    rejected = np.zeros((n, piles), bool)
+    limits = np.array([min(lim, (1 << 64) - 1) for lim in plan.limits], np.uint64)
+    _digits_kernel(
+        np.ascontiguousarray(rows),
+        np.array(plan.widths, np.int64),
+        np.array(plan.offsets, np.int64),
+        np.array(plan.ranges, np.uint64),
+        limits,
+        digits,
+        rejected,
+    )
+    return digits, rejected
+
+
+@lru_cache(maxsize=64)
+def _tables(sizes: tuple[int, ...]) -> npt.NDArray[np.uint64]:
+    """Every pile's :func:`pick_table`, padded into one array ``(piles - 1, deck, max k + 1)``."""
+    deck = sum(sizes)
+    width = max(sizes[:-1], default=0) + 1
+    tables = np.zeros((max(len(sizes) - 1, 1), deck, width), np.uint64)
+    left = deck
+    for p, k in enumerate(sizes[:-1]):
+        tables[p, :left, : k + 1] = pick_table(left, k)
+        left -= k
+    return tables
+
+
+def unrank_compiled(
+    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
+) -> npt.NDArray[np.uint8]:
+    """:func:`croupier.bulk.unrank.unrank_digits`, compiled (needs numba)."""
+    n = digits[0].shape[0] if len(digits) else 0
+    out = np.empty((n, sum(sizes)), np.uint8)
+    stacked = np.ascontiguousarray(digits, dtype=np.uint64)
+    _unrank_kernel(stacked, np.array(sizes, np.int64), _tables(tuple(sizes)), out)
+    return out

@@ -1,0 +1,395 @@
+"""Deal arrays: many deals of one layout as numpy arrays, for simulations.
+
+A :class:`DealArray` stores, for every deal (row) and every card of the
+layout's deck in canonical order (column), the index of the pile that holds
+the card: a ``uint8`` array of shape ``(n, deck size)``.  Views that
+simulation code needs (card bitmasks per pile, suit lengths, ranks held) are
+computed from it without a Python loop per deal.
+
+>>> from croupier.dealing.layout import make_layout
+>>> from croupier.dealing.deal import deal_from_number
+>>> lay = make_layout("bridge")
+>>> deals = DealArray.from_deals([deal_from_number(lay, k) for k in (0, 1, 2)])
+>>> len(deals), deals.piles.shape, deals.suit_lengths()[0, 0].tolist()
+(3, (3, 52), [13, 0, 0, 0])
+>>> deals[1] == deal_from_number(lay, 1), deals.numbers()
+(True, [0, 1, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import TypeAlias, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import Card, Rank, Suit
+from croupier.dealing.deal import Deal
+from croupier.dealing.layout import Layout
+from croupier.errors import CroupierError
+
+__all__ = ["MASK_CARDS", "SUIT_ORDER", "DealArray", "DealArrayError"]
+
+PileArray: TypeAlias = npt.NDArray[np.uint8]
+
+MASK_CARDS = 64
+"""Decks up to this many cards have one ``uint64`` bitmask per pile (:meth:`DealArray.masks`)."""
+
+SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The suit axis of :meth:`DealArray.suit_lengths` and :meth:`DealArray.ranks_held`: S H D C."""
+
+_MAX_PILES = 255
+_COMPILED_ROWS = 16384  # from this many rows on, bitmasks come from the compiled kernel if any
+
+_Rows: TypeAlias = slice | npt.NDArray[np.integer] | npt.NDArray[np.bool_]
+
+
+class DealArrayError(CroupierError):
+    """A deal array that does not fit its layout (shape, pile indices or pile sizes)."""
+
+
+def _compiled() -> bool:
+    from croupier.bulk.unrank import compiled_available
+
+    return compiled_available()
+
+
+def _suit_index(layout: Layout) -> npt.NDArray[np.intp]:
+    """Each deck position's index in :data:`SUIT_ORDER` (-1 for jokers)."""
+    order = {s: i for i, s in enumerate(SUIT_ORDER)}
+    return np.array([-1 if c.suit is None else order[c.suit] for c in layout.deck], np.intp)
+
+
+def _rank_bit(layout: Layout) -> npt.NDArray[np.uint16]:
+    """Each deck position's bit in :meth:`DealArray.ranks_held` (2 -> bit 0 ... ace -> bit 12)."""
+    bits = []
+    for card in layout.deck:
+        if card.suit is None:
+            bits.append(0)
+        else:
+            value = 14 if card.rank == Rank.ACE else int(card.rank)
+            bits.append(1 << (value - 2))
+    return np.array(bits, np.uint16)
+
+
+class DealArray:
+    """A batch of deals of one layout: ``piles[i, c]`` is the pile holding card ``c`` in deal ``i``.
+
+    Columns follow ``layout.deck`` (the deck's canonical order); values index
+    ``layout.piles``.  The array is read-only.  Build one with
+    :func:`croupier.bulk.deal_array`, :meth:`from_deals` or from an array you
+    made (``check=True`` verifies every row has the layout's pile sizes).
+
+    >>> from croupier.dealing.layout import make_layout
+    >>> lay = make_layout(hands=[2, 2, 2], deck="stripped:AK")
+    >>> a = DealArray(lay, np.array([[0, 0, 1, 1, 2, 2, 3, 3], [3, 3, 2, 2, 1, 1, 0, 0]]))
+    >>> [[c.code for c in p] for p in a[1].piles][:3]
+    [['AC', 'KC'], ['AD', 'KD'], ['AH', 'KH']]
+    >>> a.counts().tolist()
+    [[2, 2, 2, 2], [2, 2, 2, 2]]
+    """
+
+    __slots__ = ("_bits", "_masks", "layout", "piles")
+
+    def __init__(
+        self,
+        layout: Layout,
+        piles: npt.ArrayLike,
+        *,
+        bits: npt.ArrayLike | None = None,
+        check: bool = True,
+    ) -> None:
+        array = np.asarray(piles)
+        deck = len(layout.deck)
+        if array.ndim != 2 or array.shape[1] != deck:
+            raise DealArrayError(
+                f"a deal array of this layout has shape (n, {deck}), not {array.shape}"
+            )
+        if len(layout.piles) > _MAX_PILES:
+            raise DealArrayError(f"a deal array holds at most {_MAX_PILES} piles")
+        if check and array.size:
+            if not np.issubdtype(array.dtype, np.integer):
+                raise DealArrayError(f"pile indices must be integers, not {array.dtype}")
+            if array.min() < 0 or array.max() >= len(layout.piles):
+                raise DealArrayError(f"pile indices must be 0..{len(layout.piles) - 1}")
+        array = np.ascontiguousarray(array, dtype=np.uint8)
+        if check and array.size:
+            counts = _counts(array, len(layout.piles))
+            wrong = np.nonzero((counts != np.array(layout.sizes)).any(axis=1))[0]
+            if wrong.size:
+                row = int(wrong[0])
+                raise DealArrayError(
+                    f"row {row} has pile sizes {counts[row].tolist()}, "
+                    f"not the layout's {list(layout.sizes)}"
+                )
+        array.flags.writeable = False
+        self.layout = layout
+        self.piles: PileArray = array
+        row_bits = None
+        if bits is not None:
+            row_bits = np.ascontiguousarray(bits, dtype=np.uint32)
+            if row_bits.shape != (array.shape[0],):
+                raise DealArrayError(f"bits has shape {row_bits.shape}, not ({array.shape[0]},)")
+            row_bits.flags.writeable = False
+        self._bits = row_bits
+        self._masks: dict[int, npt.NDArray[np.uint64]] = {}
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def from_deals(cls, deals: Iterable[Deal], layout: Layout | None = None) -> DealArray:
+        """The deal array of some :class:`~croupier.dealing.deal.Deal` objects of one layout.
+
+        ``layout`` is needed only when ``deals`` is empty.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> DealArray.from_deals([], make_layout("war")).piles.shape
+        (0, 52)
+        """
+        rows = []
+        for d in deals:
+            if layout is None:
+                layout = d.layout
+            elif d.layout != layout:
+                raise DealArrayError("all deals of a deal array must have the same layout")
+            rows.append(d.owners())
+        if layout is None:
+            raise DealArrayError("from_deals() of no deals needs layout=")
+        array = np.array(rows, np.uint8).reshape(len(rows), len(layout.deck))
+        return cls(layout, array, check=False)
+
+    @classmethod
+    def concatenate(cls, arrays: Sequence[DealArray]) -> DealArray:
+        """One deal array of the rows of several, in order (all of one layout).
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> lay = make_layout("war")
+        >>> a = DealArray.from_deals([deal_from_number(lay, 5)])
+        >>> len(DealArray.concatenate([a, a, a]))
+        3
+        """
+        if not arrays:
+            raise DealArrayError("concatenate() needs at least one deal array")
+        layout = arrays[0].layout
+        if any(a.layout != layout for a in arrays):
+            raise DealArrayError("concatenate() needs deal arrays of one layout")
+        bits = None
+        if all(a._bits is not None for a in arrays):
+            bits = np.concatenate([a._bits for a in arrays if a._bits is not None])
+        return cls(layout, np.concatenate([a.piles for a in arrays]), bits=bits, check=False)
+
+    # -- sequence protocol -----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return int(self.piles.shape[0])
+
+    @overload
+    def __getitem__(self, index: int) -> Deal: ...
+    @overload
+    def __getitem__(
+        self, index: slice | npt.NDArray[np.integer] | npt.NDArray[np.bool_]
+    ) -> DealArray: ...
+
+    def __getitem__(
+        self, index: int | slice | npt.NDArray[np.integer] | npt.NDArray[np.bool_]
+    ) -> Deal | DealArray:
+        """Row ``i`` as a :class:`Deal`; a slice, index array or boolean mask as a deal array."""
+        if isinstance(index, (int, np.integer)):
+            row = int(index)
+            if not -len(self) <= row < len(self):
+                raise IndexError(f"deal array index {row} out of range for {len(self)} deals")
+            return self._deal(row % len(self))
+        bits = None if self._bits is None else self._bits[index]
+        return DealArray(self.layout, self.piles[index], bits=bits, check=False)
+
+    def __iter__(self) -> Iterator[Deal]:
+        for row in range(len(self)):
+            yield self._deal(row)
+
+    def _deal(self, row: int) -> Deal:
+        from croupier.bulk.generate import BULK_ALGORITHM_ID
+
+        owners = self.piles[row].tolist()
+        piles: list[list[Card]] = [[] for _ in self.layout.piles]
+        for card, owner in zip(self.layout.deck, owners, strict=True):
+            piles[owner].append(card)
+        bits = 0.0 if self._bits is None else float(self._bits[row])
+        return Deal(
+            self.layout,
+            tuple(tuple(p) for p in piles),
+            method="bulk",
+            bits_used=bits,
+            source="array",
+            algorithm=BULK_ALGORITHM_ID,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealArray):
+            return NotImplemented
+        return self.layout == other.layout and np.array_equal(self.piles, other.piles)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<DealArray {self.layout.game}: {len(self)} deals of {len(self.layout.deck)} cards>"
+
+    # -- what was spent --------------------------------------------------------------
+
+    @property
+    def bits(self) -> npt.NDArray[np.uint32] | None:
+        """Random bits spent on each row (``None`` when the rows were not dealt here)."""
+        return self._bits
+
+    # -- views -----------------------------------------------------------------------
+
+    def counts(self) -> npt.NDArray[np.int64]:
+        """How many cards every pile holds, shape ``(n, piles)`` (the layout's sizes)."""
+        return _counts(self.piles, len(self.layout.piles))
+
+    def numbers(self, scheme: str = "croupier") -> list[int]:
+        """Every row's deal number under ``scheme`` (big ints; computed on demand).
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> lay = make_layout("bridge")
+        >>> DealArray.from_deals([deal_from_number(lay, 10**20)]).numbers("pavlicek") == [
+        ...     deal_from_number(lay, 10**20).number_in("pavlicek")]
+        True
+        """
+        from croupier.ranking.partitions import subsets_rank
+        from croupier.ranking.schemes import get_scheme
+
+        sizes = self.layout.sizes
+        if scheme == "croupier":
+            return [subsets_rank(row, sizes, "lex") for row in self.piles.tolist()]
+        rank = get_scheme(scheme).rank
+        return [rank(self.layout.deck, sizes, row) for row in self.piles.tolist()]
+
+    def masks(self) -> npt.NDArray[np.uint64]:
+        """Per-pile card bitmasks, shape ``(n, piles)``: bit ``c`` is deck card ``c``.
+
+        Only for decks of at most :data:`MASK_CARDS` cards.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> a = DealArray.from_deals([deal_from_number(make_layout("bridge"), 0)])
+        >>> [hex(int(m)) for m in a.masks()[0]]
+        ['0x1fff', '0x3ffe000', '0x7ffc000000', '0xfff8000000000']
+        """
+        piles = len(self.layout.piles)
+        out = np.zeros((len(self), piles), np.uint64)
+        for p in range(piles):
+            out[:, p] = self.pile_mask(p)
+        return out
+
+    def pile_mask(self, pile: int) -> npt.NDArray[np.uint64]:
+        """One pile's card bitmasks, shape ``(n,)`` (column ``pile`` of :meth:`masks`; cached)."""
+        if pile not in self._masks:
+            deck = len(self.layout.deck)
+            if deck > MASK_CARDS:
+                raise DealArrayError(
+                    f"masks() needs a deck of at most {MASK_CARDS} cards, not {deck}"
+                )
+            if not 0 <= pile < len(self.layout.piles):
+                raise DealArrayError(f"pile={pile} is not 0..{len(self.layout.piles) - 1}")
+            if len(self) >= _COMPILED_ROWS and _compiled():
+                from croupier.bulk._numba import masks_compiled
+
+                every = masks_compiled(self.piles, len(self.layout.piles))
+                for p in range(every.shape[1]):
+                    column = np.ascontiguousarray(every[:, p])
+                    column.flags.writeable = False
+                    self._masks[p] = column
+                return self._masks[pile]
+            octets = np.zeros((len(self), 8), np.uint8)
+            octets[:, : (deck + 7) // 8] = np.packbits(
+                self.piles == pile, axis=1, bitorder="little"
+            )
+            mask = octets.view("<u8").reshape(len(self)).astype(np.uint64)
+            mask.flags.writeable = False
+            self._masks[pile] = mask
+        return self._masks[pile]
+
+    def pile_ranks(self, pile: int) -> npt.NDArray[np.uint16]:
+        """One pile's ranks held, shape ``(n, 4)`` (``ranks_held()[:, pile]``; deck <= 64 cards)."""
+        table = _rank_table(self.layout)
+        mask = self.pile_mask(pile)
+        packed = np.zeros(len(self), np.uint64)
+        for byte in range((len(self.layout.deck) + 7) // 8):
+            packed |= table[byte][(mask >> np.uint64(8 * byte)) & np.uint64(0xFF)]
+        return packed.astype("<u8").view("<u2").reshape(len(self), 4).astype(np.uint16)
+
+    def suit_lengths(self) -> npt.NDArray[np.uint8]:
+        """Cards of each suit in each pile, shape ``(n, piles, 4)``, suits in S H D C order."""
+        n, piles = len(self), len(self.layout.piles)
+        out = np.zeros((n, piles, 4), np.uint8)
+        if len(self.layout.deck) <= MASK_CARDS:
+            masks = self.masks()
+            for s, suit_mask in enumerate(_suit_masks(self.layout)):
+                out[:, :, s] = np.bitwise_count(masks & np.uint64(suit_mask))
+            return out
+        suit = _suit_index(self.layout)
+        for s in range(4):
+            cols = self.piles[:, suit == s]
+            if cols.shape[1]:
+                out[:, :, s] = _counts(cols, piles)
+        return out
+
+    def ranks_held(self) -> npt.NDArray[np.uint16]:
+        """Ranks held per pile and suit, shape ``(n, piles, 4)``: bit 0 is the 2, bit 12 the ace.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> a = DealArray.from_deals([deal_from_number(make_layout("bridge"), 0)])
+        >>> hex(int(a.ranks_held()[0, 0, 0])), int(a.ranks_held()[0, 1, 0])
+        ('0x1fff', 0)
+        """
+        n, piles = len(self), len(self.layout.piles)
+        if len(self.layout.deck) <= MASK_CARDS:
+            out = np.zeros((n, piles, 4), np.uint16)
+            for p in range(piles):
+                out[:, p] = self.pile_ranks(p)
+            return out
+        suit = _suit_index(self.layout)
+        bit = _rank_bit(self.layout)
+        out = np.zeros((n, piles, 4), np.uint16)
+        for s in range(4):
+            cols = np.nonzero(suit == s)[0]
+            for p in range(piles):
+                held = self.piles[:, cols] == p
+                out[:, p, s] = np.bitwise_or.reduce(held * bit[cols], axis=1, dtype=np.uint16)
+        return out
+
+
+@lru_cache(maxsize=32)
+def _suit_masks(layout: Layout) -> tuple[int, ...]:
+    """For each suit of :data:`SUIT_ORDER`, the bitmask of its cards in the deck."""
+    suit = _suit_index(layout)
+    return tuple(sum(1 << c for c in np.nonzero(suit == s)[0].tolist()) for s in range(4))
+
+
+@lru_cache(maxsize=32)
+def _rank_table(layout: Layout) -> npt.NDArray[np.uint64]:
+    """``T[b, v]``: ranks held (16-bit fields S H D C) by the cards of byte ``b`` set in ``v``."""
+    suit = _suit_index(layout)
+    bit = _rank_bit(layout)
+    table = np.zeros((8, 256), np.uint64)
+    for c in range(len(layout.deck)):
+        if suit[c] < 0:
+            continue
+        byte, shift = divmod(c, 8)
+        value = np.uint64(int(bit[c]) << (16 * int(suit[c])))
+        hits = (np.arange(256) >> shift) & 1 == 1
+        table[byte, hits] |= value
+    table.flags.writeable = False
+    return table
+
+
+def _counts(array: npt.NDArray[np.uint8], piles: int) -> npt.NDArray[np.int64]:
+    """How many entries of each row equal each pile index, shape ``(n, piles)``."""
+    n = array.shape[0]
+    flat = array.astype(np.int64) + np.arange(n, dtype=np.int64)[:, None] * piles
+    return np.bincount(flat.ravel(), minlength=n * piles).reshape(n, piles)

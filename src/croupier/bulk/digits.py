@@ -1,0 +1,137 @@
+"""The digits of a bulk deal: one uniform number per pile, drawn from whole bytes by rejection.
+
+A deal of a layout with pile sizes ``k_0 .. k_{P-1}`` from ``D`` cards is a
+choice, pile after pile, of ``k_p`` cards among the ``r_p = D - k_0 - ... -
+k_{p-1}`` still undealt: ``c_p = C(r_p, k_p)`` possibilities.  Digit ``p`` is
+uniform on ``0 .. c_p - 1``; it is read from ``w_p`` bytes (big-endian), the
+fewest bytes whose rejection rate is at most 1/64, and accepted when it is
+below the largest multiple of ``c_p`` that fits (then taken modulo ``c_p``),
+so no value is favoured.
+
+>>> plan = digit_plan((13, 13, 13, 13))
+>>> plan.widths, plan.row_bytes
+((6, 5, 4, 0), 15)
+>>> plan.ranges[0] == 635013559600 and plan.limits[0] % plan.ranges[0] == 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["REJECT_AT_MOST", "DigitPlan", "accepted_digits", "digit_plan", "digit_width"]
+
+REJECT_AT_MOST = 64
+"""A digit's width is the fewest bytes that reject at most one value in this many."""
+
+
+def digit_width(c: int) -> int:
+    """Bytes read for a digit below ``c``: 0 when ``c == 1``, else the fewest ``w`` with
+    ``64 * (256**w mod c) <= 256**w``.
+
+    >>> [digit_width(c) for c in (1, 2, 6, 15, 200, 10400600)]
+    [0, 1, 1, 1, 2, 4]
+    """
+    if c < 1:
+        raise ValueError(f"a digit range is at least 1, not {c}")
+    if c == 1:
+        return 0
+    w = 1
+    while REJECT_AT_MOST * ((1 << (8 * w)) % c) > (1 << (8 * w)):
+        w += 1
+    return w
+
+
+@dataclass(frozen=True)
+class DigitPlan:
+    """How the digits of one deal are read from its bytes.
+
+    ``ranges[p]`` is ``c_p``, ``widths[p]`` the bytes read, ``limits[p]`` the
+    first rejected value, ``offsets[p]`` where digit ``p`` starts in the
+    deal's ``row_bytes`` bytes of the main stream.
+    """
+
+    sizes: tuple[int, ...]
+    ranges: tuple[int, ...]
+    widths: tuple[int, ...]
+    limits: tuple[int, ...]
+    offsets: tuple[int, ...]
+    row_bytes: int
+
+    @property
+    def machine_sized(self) -> bool:
+        """Whether every digit fits 64 bits (numpy arithmetic; else exact Python ints)."""
+        return all(w <= 8 for w in self.widths)
+
+    def number(self, digits: Sequence[int]) -> int:
+        """The deal number (``croupier`` scheme) of one deal's digits: pile 0 most significant.
+
+        >>> digit_plan((2, 2, 2)).number([14, 5, 0])
+        89
+        """
+        n = 0
+        for d, c in zip(digits, self.ranges, strict=True):
+            n = n * c + d
+        return n
+
+
+@lru_cache(maxsize=64)
+def digit_plan(sizes: tuple[int, ...]) -> DigitPlan:
+    """The :class:`DigitPlan` of a layout's pile sizes (the last pile gets what is left)."""
+    left = sum(sizes)
+    ranges, widths, limits, offsets = [], [], [], []
+    offset = 0
+    for k in sizes:
+        c = comb(left, k)
+        w = digit_width(c)
+        ranges.append(c)
+        widths.append(w)
+        limits.append((1 << (8 * w)) - (1 << (8 * w)) % c)
+        offsets.append(offset)
+        offset += w
+        left -= k
+    return DigitPlan(
+        tuple(sizes), tuple(ranges), tuple(widths), tuple(limits), tuple(offsets), offset
+    )
+
+
+def accepted_digits(
+    rows: npt.NDArray[np.uint8], plan: DigitPlan
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.bool_]]:
+    """Every deal's first-try digits from its main-stream bytes, and which were rejected.
+
+    ``rows`` has shape ``(n, plan.row_bytes)``.  Returns the digits as a
+    ``uint64`` array ``(piles, n)`` (rejected entries hold garbage) and a
+    boolean ``(n, piles)`` array of rejections.  Needs ``plan.machine_sized``.
+
+    >>> plan = digit_plan((2, 2, 2))
+    >>> digits, rejected = accepted_digits(np.array([[17, 250], [255, 3]], np.uint8), plan)
+    >>> [d.tolist() for d in digits[:2]], rejected[:, :2].tolist()
+    ([[2, 0], [4, 3]], [[False, False], [True, False]])
+    """
+    n = rows.shape[0]
+    piles = len(plan.sizes)
+    digits = np.zeros((piles, n), np.uint64)
+    rejected = np.zeros((n, piles), bool)
+    column = np.empty(n, np.uint64)
+    for p, (c, w, limit, o) in enumerate(
+        zip(plan.ranges, plan.widths, plan.limits, plan.offsets, strict=True)
+    ):
+        if w == 0:
+            continue
+        value = digits[p]
+        for j in range(w):  # big-endian: the first byte is the most significant
+            np.copyto(column, rows[:, o + j], casting="unsafe")
+            if j:
+                value <<= np.uint64(8)
+            value |= column
+        if limit < 1 << 64:
+            np.greater_equal(value, np.uint64(limit), out=rejected[:, p])
+        np.remainder(value, np.uint64(c), out=value)
+    return digits, rejected

@@ -1,0 +1,113 @@
+"""The keyed random stream of ``croupier-bulk/1``: SHAKE-128 blocks under a 32-byte key.
+
+Every block of :data:`ROWS_PER_BLOCK` deals has two streams of its own, so
+any deal can be made without making the ones before it (prefix stability,
+and work split across processes):
+
+* ``main(b)  = SHAKE-128(key || b"main"  || b as 8-byte big-endian)``
+* ``retry(b) = SHAKE-128(key || b"retry" || b as 8-byte big-endian)``
+
+The key comes from the OS CSPRNG (a fresh one in every process: a forked
+child re-keys itself) or, for reproducible runs, from a seed through the
+``croupier-seeded/1`` stream with purpose ``croupier-bulk/1``.
+
+>>> a, b = BulkStream.seeded("demo"), BulkStream.seeded("demo")
+>>> a.main(3, 16) == b.main(3, 16), a.main(3, 16) != a.main(4, 16)
+(True, True)
+>>> BulkStream.seeded("demo").reproducible, BulkStream.from_os().reproducible
+(True, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import weakref
+
+from croupier.errors import CroupierError
+from croupier.randomness.seeded import SeededSource
+
+__all__ = ["KEY_BYTES", "ROWS_PER_BLOCK", "STREAM_PURPOSE", "BulkStream"]
+
+KEY_BYTES = 32
+"""Length of the stream key in bytes."""
+
+ROWS_PER_BLOCK = 4096
+"""Deals per block: block ``b`` holds deals ``b * 4096`` to ``b * 4096 + 4095``."""
+
+STREAM_PURPOSE = "croupier-bulk/1"
+"""The ``croupier-seeded/1`` purpose that turns a seed into the stream key."""
+
+_MAX_BLOCK = 2**64
+
+_OS_STREAMS: weakref.WeakSet[BulkStream] = weakref.WeakSet()
+_OS_LOCK = threading.Lock()
+
+
+def _rekey_after_fork() -> None:
+    """In a forked child, give every OS-keyed stream a fresh key (never the parent's)."""
+    for stream in list(_OS_STREAMS):
+        stream._key = os.urandom(KEY_BYTES)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_rekey_after_fork)
+
+
+class BulkStream:
+    """The two SHAKE-128 streams of every block, under one key.
+
+    Use :meth:`from_os` (secret, not reproducible) or :meth:`seeded`
+    (reproducible, only as secret as the seed).
+    """
+
+    __slots__ = ("__weakref__", "_key", "label", "reproducible")
+
+    def __init__(self, key: bytes, *, reproducible: bool = True, label: str = "keyed") -> None:
+        if len(key) != KEY_BYTES:
+            raise CroupierError(f"a bulk stream key has {KEY_BYTES} bytes, not {len(key)}")
+        self._key = bytes(key)
+        self.reproducible = reproducible
+        self.label = label
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickling: a seeded stream keeps its key; an OS stream gets a fresh one.
+
+        So a stream sent to another process never repeats this one's deals.
+        """
+        if self.reproducible:
+            return (BulkStream, (self._key,), {"reproducible": True, "label": self.label})
+        return (BulkStream.from_os, ())
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.reproducible = bool(state["reproducible"])
+        self.label = str(state["label"])
+
+    @classmethod
+    def from_os(cls) -> BulkStream:
+        """A stream keyed from the OS CSPRNG (re-keyed in a forked child)."""
+        stream = cls(os.urandom(KEY_BYTES), reproducible=False, label="os")
+        with _OS_LOCK:
+            _OS_STREAMS.add(stream)
+        return stream
+
+    @classmethod
+    def seeded(cls, seed: str | bytes) -> BulkStream:
+        """The reproducible stream of ``seed`` (text, bytes, or ``"hex:..."``)."""
+        source = SeededSource(seed, purpose=STREAM_PURPOSE)
+        key = source.bits(8 * KEY_BYTES).to_bytes(KEY_BYTES, "big")
+        return cls(key, reproducible=True, label="seeded")
+
+    def _digest(self, kind: bytes, block: int, length: int) -> bytes:
+        if not 0 <= block < _MAX_BLOCK:
+            raise CroupierError(f"block index {block} is out of range 0..2**64-1")
+        return hashlib.shake_128(self._key + kind + block.to_bytes(8, "big")).digest(length)
+
+    def main(self, block: int, length: int) -> bytes:
+        """The first ``length`` bytes of block ``block``'s main stream."""
+        return self._digest(b"main", block, length)
+
+    def retry(self, block: int, length: int) -> bytes:
+        """The first ``length`` bytes of block ``block``'s retry stream."""
+        return self._digest(b"retry", block, length)

@@ -1,0 +1,314 @@
+"""Digits to deals, vectorised: pile by pile, the lexicographic subset of the undealt cards.
+
+Digit ``p`` (uniform below ``C(r_p, k_p)``) is the rank, in lexicographic
+order, of pile ``p``'s cards among the ``r_p`` cards still undealt, listed in
+deck order.  Together the digits are exactly the deal's number under the
+``croupier`` scheme (pile 0 most significant), so
+``unrank_digits(...)[i]`` is the deal of
+:func:`croupier.dealing.deal.deal_from_number` with that number; the tests
+check it.
+
+Lexicographic unranking walks the undealt cards in order: with ``j`` cards
+still to pick and ``m`` cards after this one, the card is picked when the
+digit is below ``C(m, j - 1)``; otherwise ``C(m, j - 1)`` is subtracted.
+Each step runs over all deals at once.
+
+>>> from croupier.bulk.digits import digit_plan
+>>> sizes = (2, 2, 2)
+>>> digits = [np.array([0, 14], np.uint64), np.array([0, 5], np.uint64), np.zeros(2, np.uint64)]
+>>> unrank_digits(digits, sizes).tolist()
+[[0, 0, 1, 1, 2, 2], [2, 2, 1, 1, 0, 0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import CroupierError
+
+__all__ = [
+    "MAX_TABLE_ENTRIES",
+    "Engine",
+    "compiled_available",
+    "compiled_fits",
+    "pick_table",
+    "skip_table",
+    "tables_fit",
+    "unrank_digits",
+    "use_compiled",
+]
+
+_U64_MAX = (1 << 64) - 1
+_MASK_CARDS = 64
+_COMPILED_CARDS = 1024
+MAX_TABLE_ENTRIES = 1 << 22
+"""The most threshold-table entries vectorised unranking builds for one layout."""
+_CHUNK = 8192  # deals unranked together: small enough to stay in the CPU caches
+
+
+@lru_cache(maxsize=128)
+def pick_table(r: int, k: int) -> npt.NDArray[np.uint64]:
+    """Thresholds by position and picks left: ``T[q, j] = C(r - 1 - q, j - 1)``, ``T[q, 0] = 0``.
+
+    At position ``q`` with ``j`` cards still to pick, the card is skipped
+    when the digit is at least ``T[q, j]`` (which is then subtracted).
+    Entries of states no valid digit reaches are capped at 2**64 - 1.
+
+    >>> pick_table(3, 1).tolist()
+    [[0, 1], [0, 1], [0, 1]]
+    """
+    table = np.zeros((r, k + 1), np.uint64)
+    for q in range(r):
+        for j in range(1, k + 1):
+            table[q, j] = min(comb(r - 1 - q, j - 1), _U64_MAX)
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=128)
+def skip_table(r: int, k: int) -> npt.NDArray[np.uint64]:
+    """:func:`pick_table` indexed by cards skipped so far: ``S[q, s] = T[q, k - q + s]``.
+
+    Out-of-range states hold 0 (nothing left to pick) or 2**64 - 1 (unreachable).
+
+    >>> skip_table(3, 1)[:, :3].tolist()
+    [[1, 18446744073709551615, 18446744073709551615], [0, 1, 18446744073709551615], [0, 0, 1]]
+    """
+    picks = pick_table(r, k)
+    table = np.full((r, r + 1), _U64_MAX, np.uint64)
+    for q in range(r):
+        for s in range(q + 1):
+            j = k - q + s
+            if j <= 0:
+                table[q, s] = 0
+            elif j <= k and j <= r - q:
+                table[q, s] = picks[q, j]
+    table.flags.writeable = False
+    return table
+
+
+def _lex_positions(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.uint64]:
+    """The lexicographic ``k``-subset of ``r <= 64`` positions of rank ``digit``, as bitmasks."""
+    n = digit.shape[0]
+    table = skip_table(r, k)
+    skipped = np.zeros(n, np.intp)
+    d = digit.copy()
+    t = np.empty(n, np.uint64)
+    skip = np.empty(n, bool)
+    shifted = np.empty(n, np.uint8)
+    packed = np.zeros((8, n), np.uint8)
+    for q in range(r):
+        np.take(table[q], skipped, out=t)
+        np.greater_equal(d, t, out=skip)
+        np.multiply(t, skip, out=t)
+        np.subtract(d, t, out=d)
+        np.add(skipped, skip, out=skipped)
+        np.left_shift(skip.view(np.uint8), np.uint8(q & 7), out=shifted)
+        np.bitwise_or(packed[q >> 3], shifted, out=packed[q >> 3])
+    skips = np.ascontiguousarray(packed.T).view("<u8").reshape(n).astype(np.uint64)
+    return ~skips & np.uint64((1 << r) - 1)
+
+
+def _lex_picks(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.bool_]:
+    """Which of ``r`` positions the lexicographic ``k``-subset of rank ``digit`` holds: (n, r)."""
+    n = digit.shape[0]
+    table = pick_table(r, k)
+    picks = np.empty((r, n), bool)
+    left = np.full(n, k, np.intp)
+    d = digit.copy()
+    t = np.empty(n, np.uint64)
+    skip = np.empty(n, bool)
+    for q in range(r):
+        np.take(table[q], left, out=t)
+        np.greater_equal(d, t, out=skip)
+        np.multiply(t, skip, out=t)
+        np.subtract(d, t, out=d)
+        np.logical_not(skip, out=picks[q])
+        np.subtract(left, picks[q], out=left)
+    return np.ascontiguousarray(picks.T)
+
+
+@lru_cache(maxsize=1)
+def _byte_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Tables for depositing bits one byte at a time: popcount, low masks, and deposits."""
+    popcount = np.array([bin(b).count("1") for b in range(256)], np.uint64)
+    low = np.array([(1 << c) - 1 for c in range(9)], np.uint64)
+    deposit = np.zeros(256 * 256, np.uint64)
+    for mask in range(256):
+        bits = [i for i in range(8) if mask >> i & 1]
+        for src in range(1 << len(bits)):
+            deposit[mask * 256 + src] = sum(1 << b for i, b in enumerate(bits) if src >> i & 1)
+    return popcount, low, deposit
+
+
+def _deposit(
+    source: npt.NDArray[np.uint64], mask: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]:
+    """Scatter the low bits of ``source`` to the set bits of ``mask`` in order (bit deposit)."""
+    popcount, low, deposit = _byte_tables()
+    out = np.zeros_like(source)
+    src = source.copy()
+    for byte in range(8):
+        shift = np.uint64(8 * byte)
+        m = (mask >> shift) & np.uint64(0xFF)
+        count = popcount[m]
+        chunk = src & low[count]
+        out |= deposit[m * np.uint64(256) + chunk] << shift
+        src >>= count
+    return out
+
+
+def _labels_from_masks(masks: Sequence[npt.NDArray[np.uint64]], deck: int) -> npt.NDArray[np.uint8]:
+    """The pile index of every card from per-pile card bitmasks (deck <= 64 cards).
+
+    Bit ``j`` of a card's pile index is set in bit plane ``j``: the union of
+    the masks of the piles whose index has bit ``j``.
+    """
+    n = masks[0].shape[0]
+    labels = np.zeros((n, 64), np.uint8)
+    for j in range(max(1, (len(masks) - 1).bit_length())):
+        plane = np.zeros(n, np.uint64)
+        for p, mask in enumerate(masks):
+            if p >> j & 1:
+                plane |= mask
+        bits = np.unpackbits(
+            plane.astype("<u8").view(np.uint8).reshape(n, 8), axis=1, bitorder="little"
+        )
+        if j:
+            bits <<= np.uint8(j)
+        labels |= bits
+    return np.ascontiguousarray(labels[:, :deck])
+
+
+def tables_fit(sizes: Sequence[int]) -> bool:
+    """Whether the vectorised unranking of these pile sizes has small enough tables.
+
+    Its tables hold ``r_p * (k_p + 1)`` entries per pile; beyond
+    :data:`MAX_TABLE_ENTRIES` in all, deals are unranked one by one instead.
+
+    >>> tables_fit((13, 13, 13, 13)), tables_fit((5000, 2, 2))
+    (True, False)
+    """
+    left, entries = sum(sizes), 0
+    for k in sizes[:-1]:
+        entries += left * (k + 1)
+        left -= k
+    return entries <= MAX_TABLE_ENTRIES
+
+
+def compiled_available() -> bool:
+    """Whether the compiled kernel (optional extra ``fast``: numba) can be used."""
+    from importlib.util import find_spec
+
+    return find_spec("numba") is not None
+
+
+Engine = Literal["auto", "numpy", "compiled"]
+"""Which code unranks: the compiled kernel when available (``auto``), or the one named."""
+
+
+def compiled_fits(sizes: Sequence[int]) -> bool:
+    """Whether the compiled kernel takes these pile sizes: digits below 2**58, piles below 64.
+
+    (It packs a digit and the cards still to pick into 64 bits.)
+
+    >>> compiled_fits((13, 13, 13, 13)), compiled_fits((26, 26)), compiled_fits((30, 30, 4))
+    (True, True, False)
+    """
+    left = sum(sizes)
+    if left > _COMPILED_CARDS:
+        return False
+    for k in sizes[:-1]:
+        if k >= 64 or comb(left, k) >= 1 << 58:
+            return False
+        left -= k
+    return True
+
+
+def use_compiled(engine: Engine, sizes: Sequence[int]) -> bool:
+    """Whether ``engine`` means the compiled kernel for these pile sizes.
+
+    ``"compiled"`` insists (an error if the sizes do not fit it); ``"auto"``
+    uses it when numba is installed and the sizes fit.
+
+    >>> use_compiled("numpy", (13, 13, 13, 13))
+    False
+    """
+    if engine == "compiled":
+        if not compiled_fits(sizes):
+            raise CroupierError(
+                f"the compiled engine takes piles below 64 cards, digits below 2**58 and "
+                f"decks up to {_COMPILED_CARDS} cards, not pile sizes {list(sizes)}"
+            )
+        return True
+    return engine == "auto" and compiled_fits(sizes) and compiled_available()
+
+
+def unrank_digits(
+    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
+    sizes: Sequence[int],
+    engine: Engine = "auto",
+) -> npt.NDArray[np.uint8]:
+    """The pile index of every card, ``(n, deck)``, for each deal's per-pile digits.
+
+    ``digits[p]`` holds pile ``p``'s digit for every deal (below
+    ``C(r_p, k_p)``, which must fit 64 bits); the last pile takes the rest.
+    """
+    deck = sum(sizes)
+    n = digits[0].shape[0] if len(digits) else 0
+    if use_compiled(engine, sizes):
+        from croupier.bulk._numba import unrank_compiled
+
+        return unrank_compiled(digits, sizes)
+    if deck > _MASK_CARDS:
+        return _unrank_wide(digits, sizes, n)
+    out = np.empty((n, deck), np.uint8)
+    for start in range(0, n, _CHUNK):
+        chunk = [d[start : start + _CHUNK] for d in digits]
+        out[start : start + _CHUNK] = _unrank_narrow(chunk, sizes)
+    return out
+
+
+def _unrank_narrow(
+    digits: Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
+) -> npt.NDArray[np.uint8]:
+    """:func:`unrank_digits` for decks of at most 64 cards, through card bitmasks."""
+    deck = sum(sizes)
+    n = digits[0].shape[0]
+    free = np.full(n, (1 << deck) - 1, np.uint64)
+    masks: list[npt.NDArray[np.uint64]] = []
+    left = deck
+    for p, k in enumerate(sizes[:-1]):
+        positions = _lex_positions(digits[p], left, k) if k else np.zeros(n, np.uint64)
+        mask = positions if p == 0 else _deposit(positions, free)
+        masks.append(mask)
+        free &= ~mask
+        left -= k
+    masks.append(free)
+    return _labels_from_masks(masks, deck)
+
+
+def _unrank_wide(
+    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int], n: int
+) -> npt.NDArray[np.uint8]:
+    """:func:`unrank_digits` for decks of more than 64 cards (boolean expansion)."""
+    piles = len(sizes)
+    picked: list[npt.NDArray[np.bool_]] = []
+    left = sum(sizes)
+    for p, k in enumerate(sizes[:-1]):
+        picked.append(_lex_picks(digits[p], left, k))
+        left -= k
+    labels: npt.NDArray[np.uint8] = np.full((n, left), piles - 1, np.uint8)
+    for p in range(piles - 2, -1, -1):
+        pick = picked[p]
+        wider: npt.NDArray[np.uint8] = np.empty(pick.shape, np.uint8)
+        wider[pick] = p
+        wider[~pick] = labels.ravel()
+        labels = wider
+    return labels

@@ -1,0 +1,75 @@
+"""Fast writers of deal arrays: one-line, PBN, JSON lines, ``.npy`` and ``.npz``.
+
+Every writer takes :class:`~croupier.bulk.DealArray` batches of one layout
+and writes them to a binary stream with numpy (no Python work per card or
+per deal): ``write(batch)`` as often as needed, then ``close()``.  Each batch
+is written whole, so the output is a valid file after every batch.  Pick a
+writer by name with :func:`open_writer`, or write one array with a
+``write_*`` function.  See docs/file-formats.md ("Bulk output formats").
+
+>>> import io
+>>> from croupier.bulk import deal_array
+>>> from croupier.bulk.writers import open_writer
+>>> out = io.BytesIO()
+>>> writer = open_writer("oneline", out, deal_array(0).layout)
+>>> for batch in (deal_array(2, seed="a"), deal_array(3, seed="b")):
+...     writer.write(batch)
+>>> writer.close()
+>>> writer.rows_written, len(out.getvalue().splitlines())
+(5, 5)
+"""
+
+from croupier.bulk.writers.base import BaseWriter, BulkWriterError, DealWriter
+from croupier.bulk.writers.binary import NpyWriter, NpzWriter, npy_header, npz_metadata
+from croupier.bulk.writers.formats import (
+    BULK_FORMATS,
+    JsonlWriter,
+    OnelineWriter,
+    PbnDealWriter,
+    PbnWriter,
+    UnknownBulkFormatError,
+    open_writer,
+    write_jsonl,
+    write_npy,
+    write_npz,
+    write_oneline,
+    write_pbn,
+    write_pbn_deals,
+)
+from croupier.bulk.writers.text import (
+    jsonl_bytes,
+    oneline_bytes,
+    parse_oneline,
+    pbn_deal_bytes,
+    pbn_game_bytes,
+    pbn_header_bytes,
+)
+
+__all__ = [
+    "BULK_FORMATS",
+    "BaseWriter",
+    "BulkWriterError",
+    "DealWriter",
+    "JsonlWriter",
+    "NpyWriter",
+    "NpzWriter",
+    "OnelineWriter",
+    "PbnDealWriter",
+    "PbnWriter",
+    "UnknownBulkFormatError",
+    "jsonl_bytes",
+    "npy_header",
+    "npz_metadata",
+    "oneline_bytes",
+    "open_writer",
+    "parse_oneline",
+    "pbn_deal_bytes",
+    "pbn_game_bytes",
+    "pbn_header_bytes",
+    "write_jsonl",
+    "write_npy",
+    "write_npz",
+    "write_oneline",
+    "write_pbn",
+    "write_pbn_deals",
+]

@@ -1,0 +1,336 @@
+"""The writer of every bulk format, by class and by name, and one-call ``write_*`` helpers.
+
+========== ======================= =============================================
+name       class                   output
+========== ======================= =============================================
+oneline    :class:`OnelineWriter`  dealer's ``printoneline`` lines (bridge)
+pbn-deal   :class:`PbnDealWriter`  one PBN deal string per line
+pbn        :class:`PbnWriter`      PBN 2.1 file of full games (bridge)
+jsonl      :class:`JsonlWriter`    one JSON object per deal and line
+npy        :class:`~croupier.bulk.writers.binary.NpyWriter`  the piles array
+npz        :class:`~croupier.bulk.writers.binary.NpzWriter`  piles and metadata
+========== ======================= =============================================
+
+>>> import io
+>>> from croupier.bulk import deal_array
+>>> out = io.BytesIO()
+>>> writer = open_writer("pbn", out, deal_array(0).layout, first_board=3)
+>>> writer.write(deal_array(2, seed="a")); writer.write(deal_array(1, seed="b")); writer.close()
+>>> [ln for ln in out.getvalue().decode().splitlines() if ln.startswith("[Board")]
+['[Board "3"]', '[Board "4"]', '[Board "5"]']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import IO
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.bulk.array import DealArray
+from croupier.bulk.writers.base import BaseWriter, DealWriter
+from croupier.bulk.writers.binary import NpyWriter, NpzWriter
+from croupier.bulk.writers.text import (
+    _check_first_board,
+    jsonl_bytes,
+    oneline_buffer,
+    pbn_deal_buffer,
+    pbn_game_bytes,
+    pbn_header_bytes,
+    require_bridge,
+)
+from croupier.dealing.layout import Layout
+from croupier.errors import CroupierError
+from croupier.formats.pbn import pbn_escape
+
+__all__ = [
+    "BULK_FORMATS",
+    "JsonlWriter",
+    "OnelineWriter",
+    "PbnDealWriter",
+    "PbnWriter",
+    "UnknownBulkFormatError",
+    "open_writer",
+    "write_jsonl",
+    "write_npy",
+    "write_npz",
+    "write_oneline",
+    "write_pbn",
+    "write_pbn_deals",
+]
+
+BULK_FORMATS = ("oneline", "pbn-deal", "pbn", "jsonl", "npy", "npz")
+"""The names :func:`open_writer` takes."""
+
+
+class UnknownBulkFormatError(CroupierError):
+    """A bulk format name that :func:`open_writer` does not know."""
+
+
+class _TextWriter(BaseWriter):
+    def _render(self, batch: DealArray) -> bytes | npt.NDArray[np.uint8]:
+        raise NotImplementedError
+
+    def _write_batch(self, batch: DealArray) -> None:
+        data = self._render(batch)  # the whole batch first: an interrupted one writes nothing
+        self.stream.write(data if isinstance(data, bytes) else data.data)
+
+
+class OnelineWriter(_TextWriter):
+    """One line per deal: dealer's ``printoneline`` for bridge, ``<pile> <cards> | ...`` otherwise.
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO()
+    >>> with OnelineWriter(out, deal_array(0, "holdem").layout) as w:
+    ...     w.write(deal_array(1, "holdem", seed="a"))
+    >>> out.getvalue().decode().split(" | ")[6][:6]
+    'board '
+    """
+
+    format_name = "oneline"
+
+    def _render(self, batch: DealArray) -> bytes | npt.NDArray[np.uint8]:
+        return oneline_buffer(batch)
+
+
+class PbnDealWriter(_TextWriter):
+    """One PBN deal string (``N:<N> <E> <S> <W>``) per line; bridge layouts only.
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> PbnDealWriter(io.BytesIO(), deal_array(0, "euchre").layout)
+    Traceback (most recent call last):
+    ...
+    croupier.bulk.writers.base.BulkWriterError: format 'pbn-deal' needs a bridge layout ...
+    """
+
+    format_name = "pbn-deal"
+
+    def __init__(self, stream: IO[bytes], layout: Layout) -> None:
+        require_bridge(layout, self.format_name)
+        super().__init__(stream, layout)
+
+    def _render(self, batch: DealArray) -> bytes | npt.NDArray[np.uint8]:
+        return pbn_deal_buffer(batch)
+
+
+class PbnWriter(_TextWriter):
+    """A PBN 2.1 export file: the header at once, then one game per deal.
+
+    Boards are numbered from ``first_board`` on, across batches; ``Dealer``
+    and ``Vulnerable`` follow the standard cycles.  For board numbers up to
+    999 the file is byte for byte what :func:`croupier.formats.pbn.format_pbn_file`
+    writes for the same boards (PBN itself has no upper limit).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO()
+    >>> with PbnWriter(out, deal_array(0).layout, generator="demo") as w:
+    ...     pass
+    >>> out.getvalue()
+    b'% PBN 2.1\\n% EXPORT\\n%\\n[Generator "demo"]\\n'
+    """
+
+    format_name = "pbn"
+
+    def __init__(
+        self,
+        stream: IO[bytes],
+        layout: Layout,
+        *,
+        first_board: int = 1,
+        generator: str = "croupier",
+        event: str = "?",
+        site: str = "?",
+        date: str = "?",
+    ) -> None:
+        require_bridge(layout, self.format_name)
+        self.next_board = _check_first_board(first_board)
+        self._tags = {"event": event, "site": site, "date": date}
+        header = pbn_header_bytes(generator)
+        for value in self._tags.values():
+            pbn_escape(value)  # refuse a bad tag value before anything is written
+        super().__init__(stream, layout)
+        stream.write(header)
+
+    def _render(self, batch: DealArray) -> bytes:
+        return pbn_game_bytes(batch, self.next_board, **self._tags)
+
+    def _write_batch(self, batch: DealArray) -> None:
+        super()._write_batch(batch)
+        self.next_board += len(batch)
+
+
+class JsonlWriter(_TextWriter):
+    """One JSON object per deal and line (see :func:`~croupier.bulk.writers.text.jsonl_bytes`).
+
+    ``bits_used=True`` adds each row's random bits (when the batches carry
+    them); ``fields`` adds constant keys, such as ``{"algorithm": ..., "source": ...}``.
+
+    >>> import io, json
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO()
+    >>> with JsonlWriter(out, deal_array(0).layout, bits_used=True) as w:
+    ...     w.write(deal_array(2, seed="a"))
+    >>> [sorted(json.loads(line))[:3] for line in out.getvalue().splitlines()][0]
+    ['bits_used', 'game', 'hands']
+    """
+
+    format_name = "jsonl"
+
+    def __init__(
+        self,
+        stream: IO[bytes],
+        layout: Layout,
+        *,
+        bits_used: bool = False,
+        fields: Mapping[str, str | int] | None = None,
+    ) -> None:
+        super().__init__(stream, layout)
+        self._bits_used = bits_used
+        self._fields = dict(fields or {})
+
+    def _render(self, batch: DealArray) -> bytes:
+        return jsonl_bytes(batch, bits_used=self._bits_used, fields=self._fields)
+
+
+def open_writer(
+    fmt: str,
+    stream: IO[bytes],
+    layout: Layout,
+    *,
+    first_board: int = 1,
+    generator: str = "croupier",
+    bits_used: bool = False,
+    fields: Mapping[str, str | int] | None = None,
+    count: int | None = None,
+    algorithm: str | None = None,
+    seed: str | None = None,
+    compress: bool = False,
+) -> DealWriter:
+    """The writer of format ``fmt`` (one of :data:`BULK_FORMATS`) on ``stream`` for ``layout``.
+
+    Options go to the formats that use them: ``first_board`` and
+    ``generator`` to ``pbn``; ``bits_used`` and ``fields`` to ``jsonl``;
+    ``count`` to ``npy``; ``algorithm``, ``seed`` and ``compress`` to ``npz``.
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> open_writer("csv", io.BytesIO(), deal_array(0).layout)
+    Traceback (most recent call last):
+    ...
+    croupier.bulk.writers.formats.UnknownBulkFormatError: unknown bulk format 'csv'; ...
+    """
+    if fmt == "oneline":
+        return OnelineWriter(stream, layout)
+    if fmt == "pbn-deal":
+        return PbnDealWriter(stream, layout)
+    if fmt == "pbn":
+        return PbnWriter(stream, layout, first_board=first_board, generator=generator)
+    if fmt == "jsonl":
+        return JsonlWriter(stream, layout, bits_used=bits_used, fields=fields)
+    if fmt == "npy":
+        return NpyWriter(stream, layout, count=count)
+    if fmt == "npz":
+        return NpzWriter(stream, layout, algorithm=algorithm, seed=seed, compress=compress)
+    raise UnknownBulkFormatError(
+        f"unknown bulk format {fmt!r}; expected one of {', '.join(BULK_FORMATS)}"
+    )
+
+
+def write_oneline(deals: DealArray, stream: IO[bytes]) -> None:
+    """Write ``deals`` to ``stream`` in the ``oneline`` format (see :class:`OnelineWriter`).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_oneline(deal_array(2, seed="a"), out)
+    >>> len(out.getvalue())
+    154
+    """
+    with OnelineWriter(stream, deals.layout) as w:
+        w.write(deals)
+
+
+def write_pbn_deals(deals: DealArray, stream: IO[bytes]) -> None:
+    """Write ``deals`` as PBN deal strings, one per line (see :class:`PbnDealWriter`).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_pbn_deals(deal_array(2, seed="a"), out)
+    >>> len(out.getvalue())
+    140
+    """
+    with PbnDealWriter(stream, deals.layout) as w:
+        w.write(deals)
+
+
+def write_pbn(
+    deals: DealArray, stream: IO[bytes], *, first_board: int = 1, generator: str = "croupier"
+) -> None:
+    """Write ``deals`` as a PBN 2.1 file of games from board ``first_board`` (:class:`PbnWriter`).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_pbn(deal_array(16, seed="a"), out)
+    >>> out.getvalue().count(b'[Vulnerable "All"]')
+    4
+    """
+    with PbnWriter(stream, deals.layout, first_board=first_board, generator=generator) as w:
+        w.write(deals)
+
+
+def write_jsonl(
+    deals: DealArray,
+    stream: IO[bytes],
+    *,
+    bits_used: bool = False,
+    fields: Mapping[str, str | int] | None = None,
+) -> None:
+    """Write ``deals`` as JSON lines (see :class:`JsonlWriter`).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_jsonl(deal_array(3, "euchre", seed="a"), out)
+    >>> out.getvalue().count(b'{"game": "euchre"')
+    3
+    """
+    with JsonlWriter(stream, deals.layout, bits_used=bits_used, fields=fields) as w:
+        w.write(deals)
+
+
+def write_npy(deals: DealArray, stream: IO[bytes]) -> None:
+    """Write the piles array of ``deals`` as one ``.npy`` file (see :class:`NpyWriter`).
+
+    >>> import io
+    >>> import numpy as np
+    >>> from croupier.bulk import deal_array
+    >>> deals = deal_array(3, seed="a")
+    >>> out = io.BytesIO(); write_npy(deals, out)
+    >>> np.array_equal(np.load(io.BytesIO(out.getvalue())), deals.piles)
+    True
+    """
+    with NpyWriter(stream, deals.layout, count=len(deals)) as w:
+        w.write(deals)
+
+
+def write_npz(
+    deals: DealArray,
+    stream: IO[bytes],
+    *,
+    algorithm: str | None = None,
+    seed: str | None = None,
+    compress: bool = False,
+) -> None:
+    """Write ``deals`` as a ``.npz`` archive of ``piles`` and ``meta`` (see :class:`NpzWriter`).
+
+    >>> import io
+    >>> import numpy as np
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_npz(deal_array(3, seed="a"), out, seed="a")
+    >>> sorted(np.load(io.BytesIO(out.getvalue())).files)
+    ['meta', 'piles']
+    """
+    with NpzWriter(stream, deals.layout, algorithm=algorithm, seed=seed, compress=compress) as w:
+        w.write(deals)
