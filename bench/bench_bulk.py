@@ -44,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from croupier.bulk import BulkDealer
+from croupier.bulk import BulkDealer, DealArray
 from croupier.bulk.unrank import Engine, compiled_available
 from croupier.bulk.writers import oneline_bytes
 from croupier.dealing import make_layout
@@ -180,12 +180,11 @@ def generation(n: int, targets: list[Target]) -> None:
 # -- b. generation and a filter ---------------------------------------------------------------
 
 
-def _north_opener(piles: np.ndarray) -> np.ndarray:
+def _north_opener(deals: DealArray) -> np.ndarray:
     """The rows where North has 15-17 HCP and a balanced hand (vectorised)."""
-    from croupier.bulk import DealArray
     from croupier.bulk.evaluate import Holdings, hcp, shape
 
-    held = Holdings(DealArray(make_layout("bridge"), piles, check=False))
+    held = Holdings(deals)
     points = hcp(held, "N")
     mask: np.ndarray = (points >= 15) & (points <= 17) & shape(held, "N", BALANCED)
     return mask
@@ -193,22 +192,22 @@ def _north_opener(piles: np.ndarray) -> np.ndarray:
 
 def filtered(n: int, targets: list[Target]) -> None:
     """Part b: deal, filter by HCP and shape, print the matches, against dealer."""
-    from croupier.bulk import DealArray
 
     layout = make_layout("bridge")
-    print(f"b. generation + filter (North 15-17 HCP, balanced) over {n:,} deals")
+    engine: Engine = "compiled" if compiled_available() else "numpy"
+    print(f"b. generation + filter (North 15-17 HCP, balanced) over {n:,} deals, {engine} engine")
     found = 0
 
     def ours() -> None:
         nonlocal found
         found = 0
-        dealer = BulkDealer(layout, seed="filter")
+        dealer = BulkDealer(layout, seed="filter", engine=engine)
         for batch in dealer.batches(n, 65_536):
-            mask = _north_opener(batch.piles)
+            mask = _north_opener(batch)
             found += int(mask.sum())
-            oneline_bytes(DealArray(layout, batch.piles[mask], check=False))
+            oneline_bytes(batch[mask])
 
-    _north_opener(BulkDealer(layout, seed="warm").deal(1000).piles)
+    _north_opener(BulkDealer(layout, seed="warm", engine=engine).deal(1000))
     mine = _best(ours)
     print(f"   croupier: {n / mine:12,.0f} deals/s, {found / n:.4%} match")
     path = _dealer_path()

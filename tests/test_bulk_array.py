@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from croupier.bulk import DealArray, DealArrayError, deal_array
+from croupier.bulk import BulkDealer, DealArray, DealArrayError, deal_array
 from croupier.bulk.array import SUIT_ORDER
 from croupier.cards import Rank
 from croupier.dealing.deal import deal_from_number
@@ -105,3 +105,11 @@ def test_compiled_and_numpy_masks_agree() -> None:
     small = DealArray(big.layout, big.piles[:16_000].copy())  # numpy below
     assert (big.masks()[:16_000] == small.masks()).all()
     assert (big.ranks_held()[:16_000] == small.ranks_held()).all()
+
+
+def test_masks_the_generator_hands_over_match_the_piles() -> None:
+    for engine in ("numpy", "compiled"):
+        dealt = BulkDealer("bridge", seed="handed over", engine=engine).deal(5000)
+        again = DealArray(dealt.layout, dealt.piles.copy())
+        assert (dealt.masks() == again.masks()).all()
+        assert (dealt.ranks_held() == again.ranks_held()).all()

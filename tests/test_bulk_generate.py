@@ -362,3 +362,11 @@ def test_the_compiled_engine_refuses_what_it_cannot_pack() -> None:
         BulkDealer(layout, seed="x", engine="compiled").deal(1)
     auto = BulkDealer(layout, seed="x").deal(300)  # auto falls back to numpy
     assert auto == BulkDealer(layout, seed="x", engine="numpy").deal(300)
+
+
+def test_engines_agree_on_a_deck_of_more_than_64_cards() -> None:
+    layout = make_layout(hands=[5, 5, 5], deck="shoe:2")  # 104 cards: the wide kernels
+    numpy = BulkDealer(layout, seed="wide decks", engine="numpy").deal(3000)
+    compiled = BulkDealer(layout, seed="wide decks", engine="compiled").deal(3000)
+    assert numpy == compiled
+    assert numpy.piles.tolist()[:50] == spec_deals("wide decks", layout.sizes, 50)

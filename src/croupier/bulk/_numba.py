@@ -92,6 +92,111 @@ def _digits_kernel(
             digits[p, i] = value % ranges[p]
 
 
+@numba.njit(nogil=True, inline="always")
+def _deposit(source: Any, mask: Any, popcount: Any, deposit: Any) -> Any:  # pragma: no cover
+    """The low bits of ``source`` moved to the set bits of ``mask``, in order (a byte at a time)."""
+    out = np.uint64(0)
+    for b in range(8):
+        octet = (mask >> np.uint64(8 * b)) & np.uint64(255)
+        count = popcount[octet]
+        chunk = source & ((np.uint64(1) << count) - np.uint64(1))
+        out |= deposit[octet * np.uint64(256) + chunk] << np.uint64(8 * b)
+        source >>= count
+    return out
+
+
+@numba.njit(nogil=True, cache=True)
+def _unrank_kernel_narrow(
+    digits: Any,
+    sizes: Any,
+    tables: Any,
+    out: Any,
+    masks: Any,
+    popcount: Any,
+    deposit: Any,
+    spread: Any,
+) -> None:  # pragma: no cover
+    """:func:`_unrank_kernel` for decks of at most 64 cards, through card bitmasks.
+
+    The walks record each deal's skipped positions as a bitmask per pile; a
+    pile's cards are its picked positions deposited into the cards still
+    free; labels are written from bit planes of the pile masks.
+    """
+    piles = sizes.shape[0]
+    n = out.shape[0]
+    deck = out.shape[1]
+    state = np.empty(_TILE, np.uint64)
+    skipped = np.zeros((max(piles - 1, 1), _TILE), np.uint64)
+    left = np.empty(piles, np.int64)
+    planes = np.zeros(8, np.uint64)
+    count_planes = 1
+    while (1 << count_planes) < piles:
+        count_planes += 1
+    full = ~np.uint64(0) if deck == 64 else (np.uint64(1) << np.uint64(deck)) - np.uint64(1)
+    for start in range(0, n, _TILE):
+        m = min(_TILE, n - start)
+        r = deck
+        for p in range(piles - 1):
+            left[p] = r
+            k = np.uint64(sizes[p])
+            sp = skipped[p]
+            for i in range(m):
+                state[i] = digits[p, start + i] | (k << _SHIFT)
+                sp[i] = 0
+            for q in range(r):
+                tq = tables[p, q]
+                bit = np.uint64(1) << np.uint64(q)
+                for i in range(m):
+                    x = state[i]
+                    t = tq[x >> _SHIFT]
+                    sk = (x & _LOW) >= t
+                    state[i] = x - (t if sk else _ONE_PICK)
+                    sp[i] |= bit if sk else np.uint64(0)
+            r -= sizes[p]
+        for i in range(m):
+            free = full
+            for j in range(count_planes):
+                planes[j] = 0
+            for p in range(piles):
+                if p < piles - 1:
+                    r = left[p]
+                    within = (
+                        ~np.uint64(0) if r == 64 else (np.uint64(1) << np.uint64(r)) - np.uint64(1)
+                    )
+                    picked = ~skipped[p, i] & within
+                    cards = picked if p == 0 else _deposit(picked, free, popcount, deposit)
+                else:
+                    cards = free
+                masks[p, start + i] = cards
+                free &= ~cards
+                for j in range(count_planes):
+                    if (p >> j) & 1:
+                        planes[j] |= cards
+            o = out[start + i]
+            for b in range((deck + 7) // 8):
+                v = np.uint64(0)
+                for j in range(count_planes):
+                    v |= spread[(planes[j] >> np.uint64(8 * b)) & np.uint64(255)] << np.uint64(j)
+                for c in range(min(8, deck - 8 * b)):
+                    o[8 * b + c] = (v >> np.uint64(8 * c)) & np.uint64(255)
+
+
+@lru_cache(maxsize=1)
+def _byte_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Popcounts of bytes, bit deposits of a byte (mask * 256 + bits), and a byte's bits spread
+    to the low bit of eight bytes."""
+    popcount = np.array([bin(b).count("1") for b in range(256)], np.uint64)
+    deposit = np.zeros(256 * 256, np.uint64)
+    for mask in range(256):
+        bits = [i for i in range(8) if mask >> i & 1]
+        for src in range(1 << len(bits)):
+            deposit[mask * 256 + src] = sum(1 << b for i, b in enumerate(bits) if src >> i & 1)
+    spread = np.array(
+        [sum(((v >> k) & 1) << (8 * k) for k in range(8)) for v in range(256)], np.uint64
+    )
+    return popcount, deposit, spread
+
+
 @numba.njit(nogil=True, cache=True)
 def _masks_kernel(piles: Any, out: Any) -> None:  # pragma: no cover
     n, deck = piles.shape
@@ -144,10 +249,20 @@ def _tables(sizes: tuple[int, ...]) -> npt.NDArray[np.uint64]:
 
 def unrank_compiled(
     digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
-) -> npt.NDArray[np.uint8]:
-    """:func:`croupier.bulk.unrank.unrank_digits`, compiled (needs numba)."""
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64] | None]:
+    """:func:`croupier.bulk.unrank.unrank_digits`, compiled (needs numba).
+
+    Also returns every pile's card bitmasks ``(piles, n)`` for decks of at most
+    64 cards (``None`` for bigger decks).
+    """
     n = digits[0].shape[0] if len(digits) else 0
     out = np.empty((n, sum(sizes)), np.uint8)
     stacked = np.ascontiguousarray(digits, dtype=np.uint64)
-    _unrank_kernel(stacked, np.array(sizes, np.int64), _tables(tuple(sizes)), out)
-    return out
+    counts = np.array(sizes, np.int64)
+    if sum(sizes) <= 64:
+        masks = np.empty((len(sizes), n), np.uint64)
+        tables = _tables(tuple(sizes))
+        _unrank_kernel_narrow(stacked, counts, tables, out, masks, *_byte_tables())
+        return out, masks
+    _unrank_kernel(stacked, counts, _tables(tuple(sizes)), out)
+    return out, None

@@ -139,6 +139,23 @@ class DealArray:
     # -- construction ----------------------------------------------------------------
 
     @classmethod
+    def _dealt(
+        cls,
+        layout: Layout,
+        piles: PileArray,
+        bits: npt.NDArray[np.uint32],
+        masks: npt.NDArray[np.uint64] | None,
+    ) -> DealArray:
+        """A deal array from the generator, with the pile bitmasks ``(piles, n)`` it computed."""
+        array = cls(layout, piles, bits=bits, check=False)
+        if masks is not None:
+            for p in range(masks.shape[0]):
+                row = masks[p].view()
+                row.flags.writeable = False
+                array._masks[p] = row
+        return array
+
+    @classmethod
     def from_deals(cls, deals: Iterable[Deal], layout: Layout | None = None) -> DealArray:
         """The deal array of some :class:`~croupier.dealing.deal.Deal` objects of one layout.
 

@@ -32,11 +32,18 @@ import numpy.typing as npt
 from croupier.bulk.array import DealArray
 from croupier.bulk.digits import DigitPlan, accepted_digits, digit_plan
 from croupier.bulk.stream import ROWS_PER_BLOCK, BulkStream
-from croupier.bulk.unrank import Engine, tables_fit, unrank_digits, use_compiled
+from croupier.bulk.unrank import Engine, tables_fit, unrank_with_masks, use_compiled
 from croupier.dealing.layout import Layout, make_layout
 from croupier.errors import CroupierError
 
-__all__ = ["BULK_ALGORITHM_ID", "MAX_ARRAY_BYTES", "MAX_DEALS", "BulkDealer", "deal_array"]
+__all__ = [
+    "BULK_ALGORITHM_ID",
+    "COMPILED_FROM",
+    "MAX_ARRAY_BYTES",
+    "MAX_DEALS",
+    "BulkDealer",
+    "deal_array",
+]
 
 BULK_ALGORITHM_ID = "croupier-bulk/1"
 """Id and version of the bulk dealing algorithm; bumped whenever a seed would give other deals."""
@@ -50,7 +57,13 @@ MAX_ARRAY_BYTES = 2**34
 _RETRY_CHUNK = 256
 _GROUP_BLOCKS = 16  # blocks dealt together (65,536 deals): vectorised work per call
 _MAX_THREADS = 256
-_COMPILED_FROM = 4 * ROWS_PER_BLOCK
+COMPILED_FROM = 2_000_000
+"""``engine="auto"``: the deals one call must ask for before the compiled kernel is loaded.
+
+Loading it costs about a second once per process (numba's start-up); after
+that, ``auto`` uses it for every call.  Both engines give the same deals.
+"""
+_WARM = threading.Event()  # set once the compiled kernel has run in this process
 
 
 class _Blocks:
@@ -60,7 +73,7 @@ class _Blocks:
     row only when it is asked for (:meth:`ensure`): such deals are slow to make.
     """
 
-    __slots__ = ("bits", "first", "numbers", "piles", "sizes", "unranked")
+    __slots__ = ("bits", "first", "masks", "numbers", "piles", "sizes", "unranked")
 
     def __init__(
         self,
@@ -69,10 +82,12 @@ class _Blocks:
         bits: npt.NDArray[np.uint32],
         numbers: list[int] | None = None,
         sizes: tuple[int, ...] = (),
+        masks: npt.NDArray[np.uint64] | None = None,
     ) -> None:
         self.first = first
         self.piles = piles
         self.bits = bits
+        self.masks = masks
         self.numbers = numbers
         self.sizes = sizes
         self.unranked = None if numbers is None else np.zeros(len(numbers), bool)
@@ -144,8 +159,6 @@ def _deal_blocks(
 ) -> _Blocks:
     """All deals of ``count`` blocks from block ``first`` on."""
     n = count * ROWS_PER_BLOCK
-    if engine == "auto" and n < _COMPILED_FROM:
-        engine = "numpy"  # small work: not worth loading the compiler (same deals either way)
     data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * plan.row_bytes) for b in range(count))
     rows = np.frombuffer(data, np.uint8).reshape(n, plan.row_bytes)
     bits = np.full(n, 8 * plan.row_bytes, np.uint32)
@@ -159,7 +172,10 @@ def _deal_blocks(
         for b in range(count):
             part = slice(b * ROWS_PER_BLOCK, (b + 1) * ROWS_PER_BLOCK)
             _retry(stream, first + b, plan, digits[:, part], rejected[part], bits[part])
-        piles = unrank_digits(digits, layout.sizes, engine)
+        piles, masks = unrank_with_masks(digits, layout.sizes, engine)
+        if engine != "numpy" and use_compiled(engine, layout.sizes):
+            _WARM.set()
+        return _Blocks(first, piles, bits, masks=masks)
     else:
         numbers: list[int] = []
         for b in range(count):
@@ -205,7 +221,8 @@ class BulkDealer:
     without it the key comes from the OS CSPRNG.  :meth:`deal` returns the
     next deals; :meth:`rows` any range by index.  ``engine`` picks the
     unranking code (``"compiled"`` needs the ``fast`` extra; ``"auto"`` uses it
-    when installed); ``threads`` deals groups of 65,536 deals in parallel.
+    when installed, from :data:`COMPILED_FROM` deals a call or once it is
+    loaded); ``threads`` deals groups of 65,536 deals in parallel.
     Neither changes a single deal.  Thread-safe.
 
     >>> from croupier.dealing.layout import make_layout
@@ -268,10 +285,14 @@ class BulkDealer:
             todo.append((block, count))
             block += count
 
+        engine = self.engine
+        if engine == "auto" and not _WARM.is_set() and stop - start < COMPILED_FROM:
+            engine = "numpy"  # not worth loading the compiled kernel (the same deals either way)
+
         def deal(job: tuple[int, int]) -> _Blocks:
             if job[0] < 0 and cached is not None:
                 return cached
-            return _deal_blocks(self.stream, job[0], job[1], self.layout, self.plan, self.engine)
+            return _deal_blocks(self.stream, job[0], job[1], self.layout, self.plan, engine)
 
         if self.threads > 1 and len(todo) > 1:
             with ThreadPoolExecutor(self.threads) as pool:
@@ -291,6 +312,7 @@ class BulkDealer:
         self._check_size(stop - start)
         parts: list[npt.NDArray[np.uint8]] = []
         bits: list[npt.NDArray[np.uint32]] = []
+        masks: list[npt.NDArray[np.uint64] | None] = []
         with self._lock:
             groups = self._groups(start, stop) if stop > start else []
         for dealt in groups:
@@ -300,12 +322,16 @@ class BulkDealer:
                 dealt.ensure(lo - offset, hi - offset)
             parts.append(dealt.piles[lo - offset : hi - offset])
             bits.append(dealt.bits[lo - offset : hi - offset])
+            masks.append(None if dealt.masks is None else dealt.masks[:, lo - offset : hi - offset])
         if not parts:
             empty = np.zeros((0, len(self.layout.deck)), np.uint8)
             return DealArray(self.layout, empty, bits=np.zeros(0, np.uint32), check=False)
         if len(parts) == 1:
-            return DealArray(self.layout, parts[0], bits=bits[0], check=False)
-        return DealArray(self.layout, np.concatenate(parts), bits=np.concatenate(bits), check=False)
+            return DealArray._dealt(self.layout, parts[0], bits[0], masks[0])
+        known = None
+        if all(m is not None for m in masks):
+            known = np.concatenate([m for m in masks if m is not None], axis=1)
+        return DealArray._dealt(self.layout, np.concatenate(parts), np.concatenate(bits), known)
 
     def _check_size(self, count: int) -> None:
         if count * len(self.layout.deck) > MAX_ARRAY_BYTES:

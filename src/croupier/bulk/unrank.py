@@ -41,6 +41,7 @@ __all__ = [
     "skip_table",
     "tables_fit",
     "unrank_digits",
+    "unrank_with_masks",
     "use_compiled",
 ]
 
@@ -49,7 +50,7 @@ _MASK_CARDS = 64
 _COMPILED_CARDS = 1024
 MAX_TABLE_ENTRIES = 1 << 22
 """The most threshold-table entries vectorised unranking builds for one layout."""
-_CHUNK = 8192  # deals unranked together: small enough to stay in the CPU caches
+_CHUNK = 32768  # deals unranked together: small enough to stay in the CPU caches
 
 
 @lru_cache(maxsize=128)
@@ -260,6 +261,22 @@ def unrank_digits(
     ``digits[p]`` holds pile ``p``'s digit for every deal (below
     ``C(r_p, k_p)``, which must fit 64 bits); the last pile takes the rest.
     """
+    return unrank_with_masks(digits, sizes, engine)[0]
+
+
+def unrank_with_masks(
+    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
+    sizes: Sequence[int],
+    engine: Engine = "auto",
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64] | None]:
+    """:func:`unrank_digits`, and every pile's card bitmasks ``(piles, n)`` when the deck
+    has at most 64 cards (``None`` otherwise): both engines compute them on the way.
+
+    >>> digits = np.array([[14], [5], [0]], np.uint64)
+    >>> piles, masks = unrank_with_masks(digits, (2, 2, 2))
+    >>> piles.tolist(), [bin(int(m)) for m in masks[:, 0]]
+    ([[2, 2, 1, 1, 0, 0]], ['0b110000', '0b1100', '0b11'])
+    """
     deck = sum(sizes)
     n = digits[0].shape[0] if len(digits) else 0
     if use_compiled(engine, sizes):
@@ -267,17 +284,18 @@ def unrank_digits(
 
         return unrank_compiled(digits, sizes)
     if deck > _MASK_CARDS:
-        return _unrank_wide(digits, sizes, n)
+        return _unrank_wide(digits, sizes, n), None
     out = np.empty((n, deck), np.uint8)
+    masks = np.empty((len(sizes), n), np.uint64)
     for start in range(0, n, _CHUNK):
         chunk = [d[start : start + _CHUNK] for d in digits]
-        out[start : start + _CHUNK] = _unrank_narrow(chunk, sizes)
-    return out
+        out[start : start + _CHUNK], masks[:, start : start + _CHUNK] = _unrank_narrow(chunk, sizes)
+    return out, masks
 
 
 def _unrank_narrow(
     digits: Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
-) -> npt.NDArray[np.uint8]:
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64]]:
     """:func:`unrank_digits` for decks of at most 64 cards, through card bitmasks."""
     deck = sum(sizes)
     n = digits[0].shape[0]
@@ -291,7 +309,7 @@ def _unrank_narrow(
         free &= ~mask
         left -= k
     masks.append(free)
-    return _labels_from_masks(masks, deck)
+    return _labels_from_masks(masks, deck), np.stack(masks)
 
 
 def _unrank_wide(

@@ -37,6 +37,8 @@ import typer
 
 import croupier
 from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, DealArray
+from croupier.bulk.generate import COMPILED_FROM
+from croupier.bulk.unrank import Engine, compiled_available, compiled_fits
 from croupier.bulk.writers import BULK_FORMATS, NpyWriter, NpzWriter, open_writer
 from croupier.cli.options import (
     BitsOpt,
@@ -696,7 +698,19 @@ def _watched(deals: Iterable[Deal], run: _Run, advance: Advance) -> Iterator[Dea
 
 # -- the bulk engine ----------------------------------------------------------------------
 
-_COMPILED_FROM = 1_000_000  # deals from which loading the compiled kernel pays for its start-up
+
+def _bulk_engine(layout: Layout, count: int) -> Engine:
+    """The compiled kernel for runs long enough to pay for loading it (same deals either way).
+
+    >>> from croupier.dealing.layout import make_layout
+    >>> _bulk_engine(make_layout("bridge"), 10)
+    'numpy'
+    """
+    if count >= COMPILED_FROM and compiled_fits(layout.sizes) and compiled_available():
+        return "compiled"
+    return "numpy"
+
+
 _SOURCE_KINDS = {"seeded": "seeded", "os": "os-csprng"}  # bulk stream label -> deal source kind
 
 
@@ -929,9 +943,7 @@ def deal_command(
         )
     dealer: BulkDealer | None = None
     if run_engine == "bulk":
-        dealer = BulkDealer(
-            layout, seed=seed, engine="auto" if count >= _COMPILED_FROM else "numpy"
-        )
+        dealer = BulkDealer(layout, seed=seed, engine=_bulk_engine(layout, count))
     show = progress_wanted(
         count,
         run_engine,

@@ -174,6 +174,18 @@ class Layout:
                 f"card {card.code!r} is not in the {self.deck_name} deck of this layout"
             ) from None
 
+    def pile_records(self) -> list[dict[str, str | int]]:
+        """Every pile as a JSON-ready record: name, size and kind (hand, remainder or pile).
+
+        >>> make_layout("euchre").pile_records()[-1]
+        {'name': 'kitty', 'size': 4, 'kind': 'remainder'}
+        """
+        records: list[dict[str, str | int]] = []
+        for p in self.piles:
+            kind = "hand" if p.is_hand else "remainder" if p.name == self.remainder_name else "pile"
+            records.append({"name": p.name, "size": p.size, "kind": kind})
+        return records
+
     def describe(self) -> str:
         """One line: the piles with their sizes and the deck."""
         piles = ", ".join(f"{p.name} {p.size}" for p in self.piles)

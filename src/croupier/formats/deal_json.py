@@ -58,16 +58,7 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
         "game": layout.game,
         "layout": {
             "deck": layout.deck_name,
-            "piles": [
-                {
-                    "name": p.name,
-                    "size": p.size,
-                    "kind": "hand"
-                    if p.is_hand
-                    else ("remainder" if p.name == layout.remainder_name else "pile"),
-                }
-                for p in layout.piles
-            ],
+            "piles": layout.pile_records(),
         },
         "hands": hands,
         "piles": shared,

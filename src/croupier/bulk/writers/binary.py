@@ -156,16 +156,7 @@ def npz_metadata(
     >>> meta["layout"]["cards"][:3], meta["layout"]["piles"][-1], meta["rows"]
     (['AS', 'KS', 'QS'], {'name': 'kitty', 'size': 4, 'kind': 'remainder'}, 7)
     """
-    piles = [
-        {
-            "name": p.name,
-            "size": p.size,
-            "kind": "hand"
-            if p.is_hand
-            else ("remainder" if p.name == layout.remainder_name else "pile"),
-        }
-        for p in layout.piles
-    ]
+    piles = layout.pile_records()
     return {
         "version": NPZ_META_VERSION,
         "layout": {
