@@ -18,7 +18,7 @@ from scipy.stats import chisquare
 
 from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, BulkStream, DealArray, deal_array
 from croupier.bulk.digits import accepted_digits, digit_plan, digit_width
-from croupier.bulk.generate import _retry
+from croupier.bulk.generate import _retry, _retry_group
 from croupier.bulk.stream import ROWS_PER_BLOCK
 from croupier.bulk.unrank import Engine, compiled_available, unrank_digits
 from croupier.dealing.deal import deal_from_number
@@ -370,3 +370,34 @@ def test_engines_agree_on_a_deck_of_more_than_64_cards() -> None:
     compiled = BulkDealer(layout, seed="wide decks", engine="compiled").deal(3000)
     assert numpy == compiled
     assert numpy.piles.tolist()[:50] == spec_deals("wide decks", layout.sizes, 50)
+
+
+def test_group_redraws_equal_the_one_by_one_rule() -> None:
+    """The vectorised redraw of a group equals redrawing block by block, digit by digit."""
+    plan = digit_plan((2, 2, 2))  # digit 0 rejects 255, digit 1 rejects 252..255
+
+    class Retry:
+        def retry(self, block: int, length: int) -> bytes:
+            # block 5: always accepted (the vectorised path); block 7: often rejected again
+            rng = np.random.default_rng(block)
+            choices = [7, 200, 13] if block == 5 else [7, 200, 251, 252, 254, 255]
+            return rng.choice(choices, size=length).astype(np.uint8).tobytes()
+
+    rng = np.random.default_rng(3)
+    n = 3 * ROWS_PER_BLOCK
+    rejected = rng.random((n, 3)) < 0.02
+    rejected[:, 2] = False
+    rejected[ROWS_PER_BLOCK : 2 * ROWS_PER_BLOCK] = False  # a block with nothing to redraw
+    expected_digits = np.zeros((3, n), np.uint64)
+    expected_bits = np.zeros(n, np.uint32)
+    for b in range(3):
+        part = slice(b * ROWS_PER_BLOCK, (b + 1) * ROWS_PER_BLOCK)
+        _retry(Retry(), 5 + b, plan, expected_digits[:, part], rejected[part], expected_bits[part])  # type: ignore[arg-type]
+    digits = np.zeros((3, n), np.uint64)
+    bits = np.zeros(n, np.uint32)
+    _retry_group(Retry(), 5, plan, digits, rejected, bits)  # type: ignore[arg-type]
+    assert (digits == expected_digits).all() and (bits == expected_bits).all()
+    redraws = 8 * rejected.sum(axis=1)
+    first, last = slice(0, ROWS_PER_BLOCK), slice(2 * ROWS_PER_BLOCK, n)
+    assert (expected_bits[first] == redraws[first]).all()  # block 5: each redraw accepted
+    assert (expected_bits[last] > redraws[last]).any()  # block 7: some rejected again

@@ -104,11 +104,13 @@ def _lex_positions(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray
     skip = np.empty(n, bool)
     shifted = np.empty(n, np.uint8)
     packed = np.zeros((8, n), np.uint8)
+    rest = np.empty(n, np.uint64)
     for q in range(r):
+        # skip when d >= t: then d - t does not wrap around, so it is the smaller one
         np.take(table[q], skipped, out=t)
-        np.greater_equal(d, t, out=skip)
-        np.multiply(t, skip, out=t)
-        np.subtract(d, t, out=d)
+        np.subtract(d, t, out=rest)
+        np.less_equal(rest, d, out=skip)
+        np.minimum(rest, d, out=d)
         np.add(skipped, skip, out=skipped)
         np.left_shift(skip.view(np.uint8), np.uint8(q & 7), out=shifted)
         np.bitwise_or(packed[q >> 3], shifted, out=packed[q >> 3])
@@ -125,11 +127,12 @@ def _lex_picks(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.
     d = digit.copy()
     t = np.empty(n, np.uint64)
     skip = np.empty(n, bool)
+    rest = np.empty(n, np.uint64)
     for q in range(r):
         np.take(table[q], left, out=t)
-        np.greater_equal(d, t, out=skip)
-        np.multiply(t, skip, out=t)
-        np.subtract(d, t, out=d)
+        np.subtract(d, t, out=rest)
+        np.less_equal(rest, d, out=skip)
+        np.minimum(rest, d, out=d)
         np.logical_not(skip, out=picks[q])
         np.subtract(left, picks[q], out=left)
     return np.ascontiguousarray(picks.T)
@@ -169,22 +172,41 @@ def _labels_from_masks(masks: Sequence[npt.NDArray[np.uint64]], deck: int) -> np
     """The pile index of every card from per-pile card bitmasks (deck <= 64 cards).
 
     Bit ``j`` of a card's pile index is set in bit plane ``j``: the union of
-    the masks of the piles whose index has bit ``j``.
+    the masks of the piles whose index has bit ``j``.  Each byte of a plane
+    becomes eight label bytes at once (a table spreads its bits one per byte).
     """
     n = masks[0].shape[0]
-    labels = np.zeros((n, 64), np.uint8)
+    spread = _spread_table()
+    planes = []
     for j in range(max(1, (len(masks) - 1).bit_length())):
         plane = np.zeros(n, np.uint64)
         for p, mask in enumerate(masks):
             if p >> j & 1:
                 plane |= mask
-        bits = np.unpackbits(
-            plane.astype("<u8").view(np.uint8).reshape(n, 8), axis=1, bitorder="little"
-        )
-        if j:
-            bits <<= np.uint8(j)
-        labels |= bits
-    return np.ascontiguousarray(labels[:, :deck])
+        planes.append(plane)
+    words = (deck + 7) // 8
+    out = np.zeros((n, words), np.uint64)
+    octet = np.empty(n, np.uint64)
+    spread_out = np.empty(n, np.uint64)
+    for b in range(words):
+        for j, plane in enumerate(planes):
+            np.right_shift(plane, np.uint64(8 * b), out=octet)
+            np.bitwise_and(octet, np.uint64(0xFF), out=octet)
+            np.take(spread, octet, out=spread_out)
+            if j:
+                np.left_shift(spread_out, np.uint64(j), out=spread_out)
+            out[:, b] |= spread_out
+    return np.ascontiguousarray(out.astype("<u8").view(np.uint8)[:, :deck])
+
+
+@lru_cache(maxsize=1)
+def _spread_table() -> npt.NDArray[np.uint64]:
+    """For each byte value, the 64-bit word whose byte ``k`` is bit ``k`` of the value."""
+    table = np.zeros(256, np.uint64)
+    for value in range(256):
+        table[value] = sum(((value >> k) & 1) << (8 * k) for k in range(8))
+    table.flags.writeable = False
+    return table
 
 
 def tables_fit(sizes: Sequence[int]) -> bool:
