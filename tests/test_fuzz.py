@@ -79,6 +79,7 @@ from croupier.randomness.seeded import parse_seed
 from croupier.ranking.bigdeal import goedel_unrank
 from croupier.ranking.partitions import parse_decimal
 from croupier.ranking.schemes import get_scheme, scheme_names
+from croupier.simulate import parse_expression, parse_script
 from croupier.spec import MOVES, parse_spec
 from croupier.tournament.bigdeal import seed_from_hex
 from croupier.tournament.squaredeal import (
@@ -627,6 +628,25 @@ PARSERS += [
             ["n ", "e ", "s ", "w ", "AKQ", ".", "-", "\n", " ", "T98"],
             ["n AKQ.JT9.876.5432 e JT98.AKQ.5432.76 s 765.876.AKQJ.JT9 w 432.5432.T9.AKQ8 \n"],
         ),
+    ),
+]
+
+DEALER_ATOMS = ["hcp(", "north", ")", ",", "+", "-", "*", "/", "?", ":", "==", "!", "and", "="]
+DEALER_ATOMS += ["shape(", "any", "4333", "5xxx", "AS", "SAK", "x3N", '"', "#", "//", "/*", "*/"]
+DEALER_ATOMS += ["1", "x", "predeal", "action", "printes(", "frequency", "condition", "("]
+DEALER_ATOMS += ["score(vul,", "spades(", " ", "\n"]
+DEALER_EXAMPLES = [
+    "predeal south SAQ542, HKJ87, D32, CAK\nproduce 10\n"
+    "nt = shape(west, any 4333 + any 4432 - 5xxx) && hcp(west) > 14\n"
+    'condition nt\naction average "spades" spades(north), frequency (hcp(north), 0, 37)\n',
+    "a = 1 ? 3 : 1 ? 2 : 1\naction printes(a, \\n), printoneline(score(vul, x3N, 9))",
+]
+PARSERS += [
+    Target("parse_script", parse_script, text_inputs(DEALER_ATOMS, DEALER_EXAMPLES)),
+    Target(
+        "parse_expression",
+        parse_expression,
+        text_inputs(DEALER_ATOMS, ["hcp(north) >= 15 and shape(north, any 4333)", "!(1 - -2)"]),
     ),
 ]
 

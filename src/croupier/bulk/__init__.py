@@ -1,5 +1,9 @@
 """Bulk dealing: deal arrays, exact vectorised generation (``croupier-bulk/1``).
 
+Hand evaluation over deal arrays is in :mod:`croupier.bulk.evaluate`, the
+streaming writers (``dealer``'s one-line layout, PBN, JSON lines, ``.npy``,
+``.npz``) in :mod:`croupier.bulk.writers`; docs/bulk.md is the guide.
+
 >>> from croupier.bulk import deal_array
 >>> deals = deal_array(100_000, "bridge", seed="demo")
 >>> deals.piles.shape, deals.suit_lengths().shape

@@ -1,0 +1,645 @@
+"""Parse dealer scripts and expressions into the syntax tree of :mod:`croupier.simulate.ast`.
+
+Syntax comes from :mod:`croupier.simulate.grammar` (lark, LALR(1)); this
+module turns lark's tree into :class:`~croupier.simulate.ast.Script` and
+applies the checks dealer makes while reading a script (names defined before
+use and only once, shapes of 13 cards, predealt cards not given twice, at most
+13 ``pointcount`` values, ...) plus a few that dealer leaves to chance
+(``altcount`` numbers 0 to 9, ``frequency`` bounds in order, predealt cards
+within a predealt suit length).  Every error is a :class:`ScriptError` whose
+message is one line ``FILE:LINE:COLUMN: what was found, what was expected``.
+
+>>> script = parse_script("produce 10\\ncondition hcp(north) >= 20\\naction printoneline")
+>>> script.produce, str(script.condition), script.actions
+(10, 'hcp(north) >= 20', (PrintOneLine(expr=None),))
+>>> parse_script("condition hcp(north) >= ", filename="nt.dlr")
+Traceback (most recent call last):
+...
+croupier.simulate.parse.ScriptError: nt.dlr:1:25: found the end of the script, expected an ...
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn, cast
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from croupier.boards import Seat, Vulnerability
+from croupier.cards import Card, parse_card
+from croupier.dealing.evaluation import EvaluationError, ShapePattern, ShapeTerm, parse_shape
+from croupier.errors import CroupierError, bounded_decimal, excerpt
+from croupier.simulate.ast import (
+    Action,
+    Average,
+    Binary,
+    Call,
+    Conditional,
+    Contract,
+    Definition,
+    Expr,
+    Frequency,
+    Frequency2D,
+    HasCard,
+    Imps,
+    Name,
+    Number,
+    Position,
+    PredealCards,
+    PredealLength,
+    Print,
+    PrintAll,
+    PrintCompact,
+    PrintES,
+    PrintEW,
+    PrintOneLine,
+    PrintPBN,
+    Rnd,
+    Score,
+    Script,
+    Shape,
+    Strain,
+    SuitLetter,
+    Tricks,
+    Unary,
+)
+from croupier.simulate.grammar import GRAMMAR, KEYWORDS
+
+__all__ = ["MAX_NUMBER", "ScriptError", "parse_expression", "parse_script"]
+
+MAX_NUMBER = 2**31 - 1
+"""The largest integer literal (dealer's numbers are C ``int``)."""
+
+MAX_SCRIPT = 1_000_000
+"""The longest script text accepted, in characters."""
+
+
+class ScriptError(CroupierError):
+    """A dealer script or expression could not be read; says where, what was found and expected.
+
+    ``filename``, ``line`` and ``column`` (1-based) locate the problem.
+
+    >>> err = ScriptError("x.dlr", 2, 5, "unknown name 'foo'")
+    >>> str(err), err.line, err.column
+    ("x.dlr:2:5: unknown name 'foo'", 2, 5)
+    """
+
+    def __init__(self, filename: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{filename}:{line}:{column}: {message}")
+        self.filename = filename
+        self.line = line
+        self.column = column
+
+    def __reduce__(self) -> tuple[type[ScriptError], tuple[str, int, int, str]]:
+        prefix = f"{self.filename}:{self.line}:{self.column}: "
+        return (type(self), (self.filename, self.line, self.column, str(self)[len(prefix) :]))
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR,
+        parser="lalr",
+        lexer="basic",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+# -- words -----------------------------------------------------------------------------
+
+_SEATS: dict[str, Seat] = {"north": "N", "east": "E", "south": "S", "west": "W"}
+_SUIT_OF: dict[str, SuitLetter] = {"club": "C", "diamond": "D", "heart": "H", "spade": "S"}
+_VULNERABILITY: dict[str, Vulnerability] = {
+    "ns": "NS",
+    "NS": "NS",
+    "ew": "EW",
+    "EW": "EW",
+    "all": "All",
+    "none": "None",
+}
+_SYNONYMS = ("ten", "jack", "queen", "king", "ace", "top2", "top3", "top4", "top5", "c13")
+
+
+def _suit(word: str) -> SuitLetter:
+    return _SUIT_OF[word.removesuffix("s")]
+
+
+def _hand_function(word: str) -> str:
+    word = word.removesuffix("s")
+    if word in _SYNONYMS:
+        return f"pt{_SYNONYMS.index(word)}"
+    return word
+
+
+# -- error messages --------------------------------------------------------------------
+
+_TERMINAL_WORDS: dict[str, str] = {
+    "SEAT": "a seat (north, east, south, west)",
+    "SUIT": "a suit (spades, hearts, diamonds, clubs)",
+    "NOTRUMP": "notrump",
+    "VULNERABILITY": "a vulnerability (none, NS, EW, all)",
+    "VUL": "vul or nv",
+    "HOLDING": "a holding such as SAKQ (suit letter S H D C, then ranks AKQJT98765432 in order)",
+    "CARD": "a card such as AS or TC (rank, then suit)",
+    "CONTRACT": "a contract such as x3N or x4S",
+    "DISTR": "a shape such as 4333, any 4432 or 5xxx",
+    "DISTR_OR_NUMBER": "a number",
+    "NUMBER": "a number",
+    "IDENT": "a name",
+    "STRING": 'a "string"',
+    "LINE_END": "\\n",
+    "HAND_FN": "a function",
+    "$END": "the end of the script",
+}
+_EXPRESSION_START = {"NUMBER", "IDENT", "LPAR", "SUIT", "HAND_FN", "SHAPE"}
+_ACTION_START = {"PRINTALL", "PRINTEW", "PRINTPBN", "PRINT", "AVERAGE", "FREQUENCY"}
+_STATEMENT_START = {"GENERATE", "PRODUCE", "CONDITION", "ACTION", "PREDEAL"}
+
+
+def _terminal_word(name: str) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    if name in KEYWORDS:
+        return " or ".join(repr(w.replace("?", "")) for w in KEYWORDS[name])
+    for term in _parser().terminals:
+        if term.name == name and term.pattern.type == "str":
+            return repr(term.pattern.value)
+    return name.lower()
+
+
+def _expected(names: Iterable[str]) -> str:
+    names = set(names)
+    words: list[str] = []
+    operators = {"PLUS", "STAR", "SLASH"} <= names
+    if operators:
+        names -= {"PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "LESSTHAN", "MORETHAN"}
+        names -= {"AND_WORD", "OR_WORD", "QMARK", "BANG"}
+        names = {n for n in names if not n.startswith("__ANON")}
+    if {"NUMBER", "MINUS"} <= names and not names >= _EXPRESSION_START:
+        names.discard("MINUS")
+    if names >= _STATEMENT_START:
+        words.append("a statement (generate, produce, predeal, condition, action, name = ...)")
+        names -= _STATEMENT_START | _EXPRESSION_START | set(KEYWORDS) | {"MINUS", "BANG"}
+        names -= {"DISTR_OR_NUMBER", "DEALER", "VULNERABLE", "POINTCOUNT", "ALTCOUNT"}
+    if names >= _EXPRESSION_START:
+        words.append("an expression")
+        names -= _EXPRESSION_START | {"DISTR_OR_NUMBER", "MINUS", "BANG", "NOT_WORD", "RND"}
+        names -= {"CCCC", "QUALITY", "HASCARD", "TRICKS", "SCORE", "IMPS"}
+    if names >= _ACTION_START:
+        words.append("an action (printall, printoneline, average, frequency, ...)")
+        names -= _ACTION_START | {"PRINTCOMPACT", "PRINTONELINE", "PRINTES", "EVALCONTRACT"}
+    if operators:
+        words.append("an operator")
+    end = "$END" in names
+    names.discard("$END")
+    words += sorted({_terminal_word(n) for n in names})
+    if end:
+        words.append(_terminal_word("$END"))
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+_KEYWORD_RE = re.compile("|".join(w for words in KEYWORDS.values() for w in words))
+
+
+def _found(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the script"
+    text = excerpt(str(token), 30)
+    if token.type == "IDENT":
+        hint = " (dealer's keywords are lower case)" if _keyword_like(str(token)) else ""
+        return f"name {text}{hint}"
+    if token.type in {"NUMBER", "DISTR_OR_NUMBER"}:
+        return f"number {excerpt(str(token), 30)[1:-1]}"
+    if token.type in {"HOLDING", "CARD", "CONTRACT", "DISTR", "STRING"}:
+        return f"{token.type.lower().replace('distr', 'shape')} {text}"
+    return text
+
+
+def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> ScriptError:
+    line, column = exc.line, exc.column
+    if isinstance(exc, UnexpectedCharacters):
+        at = exc.pos_in_stream or 0
+        char = text[at] if at < len(text) else ""
+        if char == '"':
+            message = "found a string that is never closed (no second '\"')"
+        elif char == "#":
+            message = "found '#', which starts a comment only at the start of a line (use //)"
+        else:
+            message = f"found character {char!r}, expected a word, number or operator"
+        return ScriptError(filename, line, column, message)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        start = token.start_pos if token.start_pos is not None else len(text)
+        line, column = token.line or line, token.column or column
+        if token.type == "STAR" and start > 0 and text[start - 1] == "/":
+            message = "found '/*' that is never closed by '*/'"
+            return ScriptError(filename, line, column - 1, message)
+        if token.type == "SLASH" and text[start + 1 : start + 2] == "*":
+            return ScriptError(filename, line, column, "found '/*' that is never closed by '*/'")
+        if token.type == "$END":
+            line, column = _end_position(text)
+        before = text[:start].rstrip(" \t\r\n")
+        call = _CALL_BEFORE.search(before)
+        if call and token.type != "$END" and _is_unknown_call(call.group(1)):
+            word = call.group(1)
+            lower = "; dealer's keywords are lower case" if _keyword_like(word) else ""
+            at = call.start(1)
+            line = text.count("\n", 0, at) + 1
+            column = at - (text.rfind("\n", 0, at) + 1) + 1
+            message = f"found name {excerpt(word, 30)} followed by '(', which no function is{lower}"
+            return ScriptError(filename, line, column, message)
+        expected: set[str] = set(exc.expected)
+        if exc.interactive_parser is not None:  # only what can really follow (no LALR merging)
+            accepts = cast(Callable[[], set[str]], exc.interactive_parser.accepts)
+            expected = set(accepts()) or expected
+        message = f"found {_found(token)}, expected {_expected(expected)}"
+        if before.endswith("-") and expected <= {"NUMBER", "DISTR_OR_NUMBER"}:
+            message += " (only a number can be negative: write 0 - x)"
+        return ScriptError(filename, line, column, message)
+    line, column = _end_position(text)
+    return ScriptError(filename, line, column, "found the end of the script, expected more")
+
+
+_CALL_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]*)[ \t\r\n]*\($")
+
+
+def _keyword_like(word: str) -> bool:
+    """Whether ``word`` would be a keyword in lower case (``North``, ``HCP``)."""
+    return _KEYWORD_RE.fullmatch(word.lower()) is not None
+
+
+def _is_unknown_call(word: str) -> bool:
+    """Whether ``word(`` before a syntax error is a name used as a function."""
+    if _KEYWORD_RE.fullmatch(word):
+        return False
+    return not re.fullmatch(
+        r"[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?|[2-9TJQKA][CDHS]|x.{3}|x[1-7].", word
+    )
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    line = text.count("\n") + 1
+    return line, len(text) - (text.rfind("\n") + 1) + 1
+
+
+# -- building the tree -----------------------------------------------------------------
+
+
+def _pos(node: Tree[Token] | Token) -> Position:
+    if isinstance(node, Token):
+        return Position(node.line or 0, node.column or 0)
+    meta = node.meta
+    return Position(getattr(meta, "line", 0), getattr(meta, "column", 0))
+
+
+_BINARY = {
+    "or_": "||",
+    "and_": "&&",
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "mod": "%",
+}
+
+
+class _Builder:
+    """Turns lark's tree into the syntax tree, checking names and values on the way."""
+
+    def __init__(self, filename: str, names: Iterable[str] = ()) -> None:
+        self.filename = filename
+        self.defined: dict[str, Position] = {name: Position(0, 0) for name in names}
+
+    def fail(self, where: Tree[Token] | Token | Position, message: str) -> NoReturn:
+        pos = where if isinstance(where, Position) else _pos(where)
+        raise ScriptError(self.filename, pos.line, pos.column, message)
+
+    # numbers
+
+    def number(self, node: Tree[Token] | Token) -> int:
+        if isinstance(node, Token):
+            value = bounded_decimal(str(node), 10)
+            if value is None or value > MAX_NUMBER:
+                self.fail(
+                    node, f"number {excerpt(str(node), 20)} is too large (at most {MAX_NUMBER})"
+                )
+            return value
+        child = node.children[0]
+        if isinstance(child, Tree):  # negative
+            return -self.number(cast(Token, child.children[0]))
+        return self.number(child)
+
+    # expressions
+
+    def expr(self, node: Tree[Token] | Token) -> Expr:
+        pos = _pos(node)
+        if isinstance(node, Token):  # cannot happen with this grammar; kept for safety
+            self.fail(node, f"found {excerpt(str(node))}, expected an expression")
+        kind = str(node.data)
+        kids = node.children
+        if kind == "number":
+            return Number(self.number(node), pos=pos)
+        if kind in _BINARY:
+            left, right = kids[0], kids[-1]
+            return Binary(_BINARY[kind], self.expr(left), self.expr(right), pos=pos)
+        if kind == "not_":
+            return Unary("!", self.expr(kids[-1]), pos=pos)
+        if kind == "conditional":
+            test, then, otherwise = (self.expr(k) for k in kids)
+            return Conditional(test, then, otherwise, pos=pos)
+        words = [str(k) for k in kids if isinstance(k, Token)]
+        if kind == "name":
+            return self.name(cast(Token, kids[0]))
+        if kind == "length":
+            return Call("length", _SEATS[words[1]], _suit(words[0]), pos=pos)
+        if kind == "hand_fn":
+            suit = _suit(words[2]) if len(words) > 2 else None
+            return Call(_hand_function(words[0]), _SEATS[words[1]], suit, pos=pos)
+        if kind == "cccc":
+            return Call("cccc", _SEATS[words[1]], pos=pos)
+        if kind == "quality":
+            return Call("quality", _SEATS[words[1]], _suit(words[2]), pos=pos)
+        if kind == "shape":
+            items = [k for k in kids if isinstance(k, Tree)]
+            return Shape(_SEATS[words[1]], self.shape(items), pos=pos)
+        if kind == "hascard":
+            return HasCard(_SEATS[words[1]], parse_card(words[2]), pos=pos)
+        if kind == "tricks":
+            strain: Strain = "NT" if words[2].startswith("notrump") else _suit(words[2])
+            return Tricks(_SEATS[words[1]], strain, pos=pos)
+        if kind == "score":
+            level, letter = int(words[2][1]), words[2][2]
+            contract = Contract(level, cast(Strain, "NT" if letter == "N" else letter))
+            return Score(words[1] == "vul", contract, self.expr(kids[-1]), pos=pos)
+        if kind == "imps":
+            return Imps(self.expr(kids[-1]), pos=pos)
+        if kind == "rnd":
+            return Rnd(self.expr(kids[-1]), pos=pos)
+        self.fail(node, f"unexpected construct {kind}")  # pragma: no cover - grammar bug
+
+    def name(self, token: Token) -> Name:
+        name = str(token)
+        if name not in self.defined:
+            if _keyword_like(name):
+                hint = "; dealer's keywords are lower case"
+            else:
+                hint = "; define it (name = expression) before its use"
+            self.fail(token, f"unknown name {excerpt(name, 30)}{hint}")
+        return Name(name, pos=_pos(token))
+
+    def shape(self, items: list[Tree[Token]]) -> ShapePattern:
+        terms: list[ShapeTerm] = []
+        for item in items:
+            exclude = False
+            is_any = False
+            body = ""
+            for part in item.children:
+                if isinstance(part, Tree):
+                    exclude = part.data == "minus_sign"
+                elif part.type == "ANY":
+                    is_any = True
+                else:
+                    body = str(part)
+                    where = part
+            text = ("any " if is_any else "") + body
+            try:
+                (term,) = parse_shape(text).terms
+            except EvaluationError as exc:
+                detail = str(exc).rsplit(": ", 1)[-1]
+                self.fail(where, f"bad shape {body}: {detail}")
+            terms.append(ShapeTerm(term.lengths, any=is_any, exclude=exclude))
+        return ShapePattern(tuple(terms))
+
+    # actions
+
+    def label(self, kids: list[Any]) -> str | None:
+        for kid in kids:
+            if isinstance(kid, Tree) and kid.data == "string":
+                return self.string(kid)
+        return None
+
+    def string(self, node: Tree[Token]) -> str:
+        token = cast(Token, node.children[0])
+        return "\n" if token.type == "LINE_END" else str(token)[1:-1]
+
+    def action(self, node: Tree[Token]) -> Action:
+        kind = str(node.data)
+        pos = _pos(node)
+        kids = node.children
+        label = self.label(kids)
+        parts = [k for k in kids if isinstance(k, Tree) and k.data != "string"]
+        simple: dict[str, Callable[..., Action]] = {
+            "printall": PrintAll,
+            "printew": PrintEW,
+            "printpbn": PrintPBN,
+        }
+        if kind in simple:
+            return simple[kind](pos=pos)
+        if kind == "print":
+            seats = tuple(_SEATS[str(k)] for k in kids if isinstance(k, Token) and k.type == "SEAT")
+            return Print(seats, pos=pos)
+        if kind == "printcompact":
+            return PrintCompact(self.expr(parts[0]) if parts else None, pos=pos)
+        if kind == "printoneline":
+            return PrintOneLine(self.expr(parts[0]) if parts else None, pos=pos)
+        if kind == "printes":
+            items: list[str | Expr] = []
+            for kid in kids:
+                if isinstance(kid, Tree):
+                    items.append(self.string(kid) if kid.data == "string" else self.expr(kid))
+            return PrintES(tuple(items), pos=pos)
+        if kind == "average":
+            return Average(label, self.expr(parts[0]), pos=pos)
+        if kind == "frequency":
+            exprs = [self.expr(parts[i]) for i in range(0, len(parts), 3)]
+            bounds = [self.number(parts[i]) for i in range(len(parts)) if i % 3]
+            for i in range(0, len(bounds), 2):
+                low, high = bounds[i], bounds[i + 1]
+                if low > high:
+                    self.fail(
+                        parts[1 + 3 * (i // 2)],
+                        f"frequency bounds {low}, {high}: the low bound is above the high one",
+                    )
+            if len(exprs) == 1:
+                return Frequency(label, exprs[0], bounds[0], bounds[1], pos=pos)
+            low2, high2 = bounds[2], bounds[3]
+            return Frequency2D(
+                label, exprs[0], bounds[0], bounds[1], exprs[1], low2, high2, pos=pos
+            )
+        self.fail(node, "evalcontract is not supported (dealer aborts on it); use score and imps")
+
+    # statements
+
+    def script(self, tree: Tree[Token]) -> Script:
+        values: dict[str, Any] = {"filename": self.filename}
+        predeal: list[PredealCards] = []
+        lengths: list[PredealLength] = []
+        altcount: dict[int, tuple[int, ...]] = {}
+        definitions: dict[str, Definition] = {}
+        owner: dict[Card, Seat] = {}
+        for statement in tree.children:
+            if not isinstance(statement, Tree):
+                continue
+            kind = str(statement.data)
+            kids = statement.children
+            if kind in {"generate", "produce"}:
+                value = self.number(kids[1])
+                if value < 0:
+                    self.fail(kids[1], f"{kind} needs a count of deals, not {value}")
+                if not values.get(kind):
+                    values[kind] = value or None
+            elif kind == "dealer":
+                values["dealer"] = _SEATS[str(kids[1])]
+            elif kind == "vulnerable":
+                values["vulnerable"] = _VULNERABILITY[str(kids[1])]
+            elif kind == "predeal":
+                for item in kids[1:]:
+                    if not isinstance(item, Tree):
+                        continue
+                    if item.data == "predeal_cards":
+                        predeal.append(self.predeal_cards(item, owner))
+                    else:
+                        lengths.append(self.predeal_length(item, lengths))
+            elif kind == "pointcount":
+                values["pointcount"] = self.counts(kids[1:])
+            elif kind == "altcount":
+                index = self.number(kids[1])
+                if not 0 <= index <= 9:
+                    self.fail(kids[1], f"altcount number {index} is not 0 to 9 (pt0 ... pt9)")
+                altcount[index] = self.counts(kids[2:])
+            elif kind in {"condition", "bare_condition"}:
+                values["condition"] = self.expr(kids[-1])
+            elif kind == "definition":
+                token = cast(Token, kids[0])
+                name = str(token)
+                if name in self.defined:
+                    first = self.defined[name]
+                    self.fail(token, f"{excerpt(name, 30)} is already defined (line {first.line})")
+                expr = self.expr(kids[1])
+                self.defined[name] = _pos(token)
+                definitions[name] = Definition(name, expr, pos=_pos(token))
+            elif kind == "action_statement":
+                values["actions"] = tuple(self.action(k) for k in kids if isinstance(k, Tree))
+        self.check_predeal(predeal, lengths)
+        return Script(
+            **values,
+            predeal=tuple(predeal),
+            predeal_lengths=tuple(lengths),
+            altcount=altcount,
+            definitions=definitions,
+        )
+
+    def counts(self, kids: list[Any]) -> tuple[int, ...]:
+        values = tuple(self.number(k) for k in kids)
+        if len(values) > 13:
+            self.fail(kids[13], "too many point values: 13 at most, from the ace down to the 2")
+        return values
+
+    def predeal_cards(self, item: Tree[Token], owner: dict[Card, Seat]) -> PredealCards:
+        seat_token = cast(Token, item.children[0])
+        seat = _SEATS[str(seat_token)]
+        cards: list[Card] = []
+        for holding in item.children[1:]:
+            holding = cast(Token, holding)
+            suit = str(holding)[0]
+            for rank in str(holding)[1:]:
+                card = parse_card(rank + suit)
+                if card in owner:
+                    self.fail(holding, f"card {card} is predealt twice")
+                owner[card] = seat
+                cards.append(card)
+        if sum(1 for s in owner.values() if s == seat) > 13:
+            self.fail(item.children[-1], f"more than 13 cards predealt to {seat_token!s}")
+        return PredealCards(seat, tuple(cards), pos=_pos(seat_token))
+
+    def predeal_length(self, item: Tree[Token], lengths: list[PredealLength]) -> PredealLength:
+        suit_token, seat_token, number = (cast(Token, k) for k in item.children)
+        seat, suit = _SEATS[str(seat_token)], _suit(str(suit_token))
+        length = self.number(number)
+        for old in lengths:
+            if (old.seat, old.suit) == (seat, suit):
+                self.fail(suit_token, f"{suit_token}({seat_token}) is already set to {old.length}")
+        if sum(x.length for x in lengths if x.seat == seat) + length > 13:
+            self.fail(number, f"suit lengths predealt to {seat_token} add up to more than 13")
+        if sum(x.length for x in lengths if x.suit == suit) + length > 13:
+            self.fail(number, f"lengths predealt in {suit_token} add up to more than 13")
+        return PredealLength(seat, suit, length, pos=_pos(suit_token))
+
+    def check_predeal(self, predeal: list[PredealCards], lengths: list[PredealLength]) -> None:
+        for fixed in lengths:
+            held = sum(
+                1
+                for p in predeal
+                if p.seat == fixed.seat
+                for card in p.cards
+                if str(card)[-1] == fixed.suit
+            )
+            if held > fixed.length:
+                self.fail(
+                    fixed.pos,
+                    f"{held} cards of that suit are predealt to that seat, "
+                    f"more than the length {fixed.length}",
+                )
+
+
+# -- public ----------------------------------------------------------------------------
+
+
+def _run(text: str, filename: str, start: str) -> Tree[Token]:
+    if not isinstance(text, str):
+        raise ScriptError(filename, 1, 1, f"a script is text, not {type(text).__name__}")
+    if len(text) > MAX_SCRIPT:
+        raise ScriptError(filename, 1, 1, f"script of {len(text)} characters is too long")
+    try:
+        return _parser().parse(text, start=start)
+    except (UnexpectedInput, UnexpectedEOF) as exc:
+        raise _syntax_error(filename, text, exc) from None
+
+
+def parse_script(text: str, filename: str = "<script>") -> Script:
+    """Parse a whole dealer script (``generate``, ``predeal``, ``condition``, ``action``, ...).
+
+    Errors name ``filename``, the line and column, what was found and what
+    was expected.
+
+    >>> s = parse_script('''
+    ... predeal south SAQ542, HKJ87, D32, CAK
+    ... west1n = shape(west, any 4333 + any 4432 + any 5332) && hcp(west) > 14
+    ... condition not west1n
+    ... action average "hearts" hearts(north), frequency (hcp(north), 0, 37)
+    ... ''')
+    >>> [str(c) for c in s.predeal[0].cards][:3], str(s.condition)
+    (['AS', 'QS', '5S'], '!west1n')
+    >>> parse_script("condition hcp(north) > 10 && spade(north) > x")
+    Traceback (most recent call last):
+    ...
+    croupier.simulate.parse.ScriptError: <script>:1:45: unknown name 'x'; define it (name = ...
+    """
+    return _Builder(filename).script(_run(text, filename, "start"))
+
+
+def parse_expression(text: str, names: Iterable[str] = (), filename: str = "<expression>") -> Expr:
+    """Parse one dealer expression, such as a condition; ``names`` may be used in it.
+
+    >>> print(parse_expression("hcp(north)>=15 and shape(north, any 4333 + any 4432 + any 5332)"))
+    hcp(north) >= 15 && shape(north, any 4333 + any 4432 + any 5332)
+    >>> parse_expression("1 +")
+    Traceback (most recent call last):
+    ...
+    croupier.simulate.parse.ScriptError: <expression>:1:4: found the end of the script, expected ...
+    """
+    tree = _run(text, filename, "expr")
+    return _Builder(filename, names).expr(tree)
