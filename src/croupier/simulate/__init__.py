@@ -10,6 +10,17 @@
 """
 
 from croupier.simulate.ast import Expr, Script
+from croupier.simulate.compile import Compiled, compile_condition, compile_expression, scales_of
 from croupier.simulate.parse import ScriptError, parse_expression, parse_script
 
-__all__ = ["Expr", "Script", "ScriptError", "parse_expression", "parse_script"]
+__all__ = [
+    "Compiled",
+    "Expr",
+    "Script",
+    "ScriptError",
+    "compile_condition",
+    "compile_expression",
+    "parse_expression",
+    "parse_script",
+    "scales_of",
+]
