@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -89,3 +90,19 @@ def guarded_cli(
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return [(code, err) for code, err in json.loads(done.stdout)]
+
+
+def dealer_program() -> str:
+    """The path of the C program ``dealer`` (Debian package ``dealer``), the peer of the
+    differential tests: a test without it skips, except under CI, where it fails."""
+    found = shutil.which("dealer") or (
+        "/usr/games/dealer" if Path("/usr/games/dealer").exists() else None
+    )
+    if found is None:
+        message = (
+            "the C program dealer is missing: install the Debian package (apt-get install dealer)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found

@@ -44,19 +44,17 @@ from croupier.formats.deal_text import sorted_hand
 from croupier.formats.pbn import format_pbn_file
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 
-DEALER = Path("/usr/games/dealer")
+from .conftest import dealer_program
+
 BRIDGE = make_layout("bridge")
 
 
 def _run_dealer(tmp_path: Path, action: str, count: int, seed: int) -> str:
-    if not DEALER.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{DEALER} is missing (install the Debian package dealer)")
-        pytest.skip(f"{DEALER} is missing (Debian package dealer)")
+    dealer = dealer_program()
     script = tmp_path / "script.dl"
     script.write_text(f"produce {count}\naction {action}\n")
     done = subprocess.run(
-        [str(DEALER), "-s", str(seed), str(script)],
+        [dealer, "-s", str(seed), str(script)],
         capture_output=True,
         check=True,
         timeout=60,

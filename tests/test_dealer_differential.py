@@ -17,22 +17,19 @@ dealer``), except under CI (``CI`` set), where it fails.
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from pathlib import Path
-
-import pytest
 
 from croupier.bulk import deal_array
 from croupier.bulk import evaluate as bulk
 from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card
 from croupier.dealing import evaluation as ev
 from croupier.dealing.evaluation import ALT_COUNT_NAMES, HCP_SCALE
+
+from .conftest import dealer_program
 
 DEALS = 2000
 SCALAR_DEALS = 150
@@ -53,20 +50,6 @@ CUSTOM_SCALES = (
 ALTERED = (0, 1, 2, 3, 4, 5, 7, 8, 9)
 SHAPES_PER_SEAT = 6  # dealer allows at most 32 shape() calls per script
 HASCARDS_PER_SEAT = 8
-
-
-def _dealer() -> str:
-    found = shutil.which("dealer") or (
-        "/usr/games/dealer" if Path("/usr/games/dealer").exists() else None
-    )
-    if found is None:
-        message = (
-            "the C program dealer is missing: install the Debian package (apt-get install dealer)"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 def _random_pattern(rng: random.Random) -> str:
@@ -118,7 +101,7 @@ def _run(dealer: str, script: str) -> str:
 
 
 def test_every_function_matches_dealer_on_random_deals() -> None:
-    dealer = _dealer()
+    dealer = dealer_program()
     rng = random.Random(20261201)
     deals = deal_array(DEALS, seed="dealer-differential")
     hold = bulk.Holdings(deals)

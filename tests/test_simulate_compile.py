@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +19,8 @@ from croupier.simulate import (
     scales_of,
 )
 from croupier.simulate.ast import PrintOneLine
+
+from .conftest import dealer_program
 
 # Two fixed deals.  Deal 1, by hand:
 #   N AKQ2.KJ3.T98.765   hcp 13, 4-3-3-3, controls 4, losers 0+2+3+3 = 8
@@ -234,25 +233,11 @@ SCALED = [
 ]
 
 
-def _dealer() -> str:
-    found = shutil.which("dealer") or (
-        "/usr/games/dealer" if Path("/usr/games/dealer").exists() else None
-    )
-    if found is None:
-        message = (
-            "the C program dealer is missing: install the Debian package (apt-get install dealer)"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 def _compare_with_dealer(header: str, expressions: list[str], seed: int) -> None:
     actions = ", ".join(f"printoneline ({e})" for e in expressions)
     text = f"generate {GENERATED}\nproduce {GENERATED}\n{header}\naction {actions}\n"
     done = subprocess.run(
-        [_dealer(), "-s", str(seed)],
+        [dealer_program(), "-s", str(seed)],
         input=text,
         capture_output=True,
         text=True,
@@ -280,9 +265,9 @@ def _compare_with_dealer(header: str, expressions: list[str], seed: int) -> None
     assert compile_condition(script)(deals).all()
 
 
-def test_every_value_matches_dealer() -> None:
+def test_every_value_matchesdealer_program() -> None:
     _compare_with_dealer(DEFINITIONS, EXPRESSIONS, 1)
 
 
-def test_values_with_point_scales_match_dealer() -> None:
+def test_values_with_point_scales_matchdealer_program() -> None:
     _compare_with_dealer(SCALED[0], SCALED[1:], 2)
