@@ -106,3 +106,17 @@ def dealer_program() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+def run_dealer(script: str, seed: int, *, timeout: float = 120) -> str:
+    """Standard output of the real ``dealer`` run on ``script`` with ``-s seed`` (must exit 0)."""
+    done = subprocess.run(
+        [dealer_program(), "-s", str(seed)],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -79,7 +79,7 @@ from croupier.randomness.seeded import parse_seed
 from croupier.ranking.bigdeal import goedel_unrank
 from croupier.ranking.partitions import parse_decimal
 from croupier.ranking.schemes import get_scheme, scheme_names
-from croupier.simulate import parse_expression, parse_script
+from croupier.simulate import Predeal, parse_expression, parse_script
 from croupier.spec import MOVES, parse_spec
 from croupier.tournament.bigdeal import seed_from_hex
 from croupier.tournament.squaredeal import (
@@ -641,8 +641,15 @@ DEALER_EXAMPLES = [
     'condition nt\naction average "spades" spades(north), frequency (hcp(north), 0, 37)\n',
     "a = 1 ? 3 : 1 ? 2 : 1\naction printes(a, \\n), printoneline(score(vul, x3N, 9))",
 ]
+PREDEAL_ATOMS = ["N:", "E:", "S:", "W:", "north", "south", " ", ",", ".", "-", "AKQ", "SAQ5"]
+PREDEAL_ATOMS += ["HKJ", "T9", "x", "spades(north)==1", "AS", "10", "\n"]
 PARSERS += [
     Target("parse_script", parse_script, text_inputs(DEALER_ATOMS, DEALER_EXAMPLES)),
+    Target(
+        "Predeal.parse",
+        Predeal.parse,
+        text_inputs(PREDEAL_ATOMS, ["N:AQ542.KJ87.32.AK S:-.-.-.QJ", "south SAQ542, HKJ87, D32"]),
+    ),
     Target(
         "parse_expression",
         parse_expression,
@@ -693,6 +700,12 @@ SAMPLE_FILES = {
     "boards.dup": BOARD_FILES["dup"][1],
     "boards.pbn": BOARD_FILES["pbn"][1],
     "items.txt": b"one\ntwo\r\nthree\n",
+    "nt.dlr": b"generate 3000\nproduce 3\nnt = shape(north, any 4333 + any 4432)"
+    b" && hcp(north) >= 15\ncondition nt\naction printoneline, average hcp(south)\n",
+    # few deals: a run with --dd solves every deal produced double dummy (a fraction of a
+    # second each), and a fuzzed run must stay well inside its time limit
+    "stats.dlr": b"generate 12\npredeal south SAQ542, HKJ87\n"
+    b'action frequency "n" (hcp(north), 0, 37), average "s" spades(west)\n',
 }
 FILE_NAMES = [*SAMPLE_FILES, "missing.pbn", "new.sqd", "new.sqk", "new.key", "new.pbn", "new.dup"]
 SAFE_NAMES = st.from_regex(
@@ -767,6 +780,12 @@ VOCABULARY: dict[str, list[str]] = {
     "--out": ["out", "new.pbn", "new.dup", "."],
     "--plot": ["plot.svg", "p.png", "out/x.svg"],
     "--file": ["items.txt", "-", "missing.txt"],
+    "script_path": ["nt.dlr", "stats.dlr", "missing.dlr", "items.txt", "out"],
+    "--where": ["hcp(north) >= 15", "shape(east, 5xxx) and hcp(east) > 10", "1", "hcp(north) >"],
+    "--predeal": ["N:AK.QJ.-.-", "south SAQ542, HKJ87", "N:AKQ", "E:AS"],
+    "--generate": ["1", "5", "8", "0"],
+    "--produce": ["1", "3", "0"],  # and INT_TEXTS' small numbers: few deals for --dd
+    "--dealer-seed": ["1", "42", "-3"],
 }
 """Plausible values per option (long flag) or argument (name); the rest is hostile."""
 

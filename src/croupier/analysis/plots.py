@@ -22,16 +22,19 @@ import io
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from croupier.analysis.stats import require
 from croupier.errors import RangeError
 
 __all__ = [
+    "BarPanel",
+    "bars_figure",
     "check_plot_path",
     "curves_figure",
     "figure_svg",
     "heatmap_figure",
+    "plot_bars",
     "plot_bits",
     "plot_curves",
     "plot_heatmap",
@@ -256,3 +259,53 @@ def plot_bits(
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _save(fig, path, overwrite)
+
+
+class BarPanel(NamedTuple):
+    """One bar chart: a title, the x-axis label, and per bar its name, share and interval."""
+
+    title: str
+    xlabel: str
+    names: Sequence[str]
+    shares: Sequence[float]
+    intervals: Sequence[tuple[float, float]]
+
+
+def bars_figure(panels: Sequence[BarPanel]) -> Any:
+    """One bar chart per panel, stacked vertically, each bar with its interval as error bars.
+
+    >>> fig = bars_figure([BarPanel("hcp", "hcp(north)", ["0", "1"], [0.25, 0.75],
+    ...                             [(0.1, 0.4), (0.6, 0.9)])])
+    >>> [round(float(b.get_height()), 2) for b in fig.axes[0].patches]
+    [0.25, 0.75]
+    """
+    if not panels:
+        raise RangeError("no frequency tables to plot")
+    figure = require("matplotlib.figure")
+    fig = figure.Figure(figsize=(6.0, 2.8 * len(panels)))
+    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    for ax, panel in zip(axes, panels, strict=True):
+        below = [max(0.0, p - lo) for p, (lo, _) in zip(panel.shares, panel.intervals, strict=True)]
+        above = [max(0.0, hi - p) for p, (_, hi) in zip(panel.shares, panel.intervals, strict=True)]
+        ax.bar(list(panel.names), list(panel.shares), yerr=[below, above], capsize=2)
+        ax.set_title(panel.title, fontsize=10)
+        ax.set_xlabel(panel.xlabel)
+        ax.set_ylabel("share of deals")
+        ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_bars(
+    panels: Sequence[BarPanel], path: str | os.PathLike[str], *, overwrite: bool = False
+) -> Path:
+    """Write :func:`bars_figure` to ``path`` (``.png`` or ``.svg``, atomically).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     panel = BarPanel("t", "x", ["a"], [1.0], [(0.9, 1.0)])
+    ...     p = plot_bars([panel], os.path.join(d, "f.svg"))
+    ...     p.exists()
+    True
+    """
+    return _save(bars_figure(panels), path, overwrite)

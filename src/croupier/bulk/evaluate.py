@@ -85,7 +85,6 @@ Seat: TypeAlias = int | str | None
 _COMPASS = {"north": "N", "east": "E", "south": "S", "west": "W"}
 _SUIT_AXIS = {suit: i for i, suit in enumerate(BRIDGE_SUITS)}  # S H D C
 _RANK_POS = {rank: i for i, rank in enumerate(BRIDGE_RANKS)}  # A=0 ... 2=12
-_POPCOUNT = np.array([bin(i).count("1") for i in range(1 << 13)], np.int64)
 _MAX_TABLE = 1 << 20  # largest lookup table (shapes, per-suit values), in entries
 _RANK_MASKS = 1 << 13  # the ranks held in one suit: 13 bits
 
@@ -109,7 +108,16 @@ class Holdings:
     ((3, 4), 'uint16', True)
     """
 
-    __slots__ = ("_columns", "_lengths", "_ranks", "deals", "layout", "longest", "single")
+    __slots__ = (
+        "__weakref__",  # lets callers cache work per Holdings (double-dummy tables)
+        "_columns",
+        "_lengths",
+        "_ranks",
+        "deals",
+        "layout",
+        "longest",
+        "single",
+    )
 
     def __init__(self, deals: DealArray) -> None:
         if not isinstance(deals, DealArray):
@@ -172,7 +180,7 @@ class Holdings:
         """
         if pile not in self._lengths:
             if self.single:
-                out = _POPCOUNT[self.ranks(pile)]
+                out = np.bitwise_count(self.ranks(pile)).astype(np.int64)
             else:
                 counts = np.zeros((len(self), 4), np.int16)  # a pile holds < 2**15 cards
                 for c, card in enumerate(self.layout.deck):

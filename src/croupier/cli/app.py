@@ -90,6 +90,9 @@ COMMANDS: dict[str, Entry] = {
     "rank": Entry(_DEAL, "app", "Print the number of a deal under a numbering scheme."),
     "unrank": Entry(_DEAL, "app", "Print the deal with a given number."),
     "entropy": Entry(_DEAL, "app", "How many bits a deal needs, and how many methods use."),
+    "dealer": Entry(
+        "croupier.cli.dealer_cmd", "app", "Run a dealer script: constrained deals and statistics."
+    ),
     "shuffle": Entry(
         "croupier.cli.shuffle_cmd", "app", "Shuffle items, a deck, 1..N or a file's lines."
     ),

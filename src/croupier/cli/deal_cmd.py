@@ -22,15 +22,12 @@ from __future__ import annotations
 import json
 import math
 import queue
-import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
-from typing import IO, Annotated, Any, Literal, cast, get_args
+from typing import Annotated, Any, Literal, cast, get_args
 
 import numpy as np
 import typer
@@ -40,6 +37,7 @@ from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, DealArray
 from croupier.bulk.generate import COMPILED_FROM
 from croupier.bulk.unrank import Engine, compiled_available, compiled_fits
 from croupier.bulk.writers import BULK_FORMATS, NpyWriter, NpzWriter, open_writer
+from croupier.cli.conditioned import ConditionedDealer, DealerLike
 from croupier.cli.options import (
     BitsOpt,
     EntropyOpt,
@@ -50,6 +48,15 @@ from croupier.cli.options import (
     method_option,
     option,
     out_option,
+)
+from croupier.cli.running import (
+    INTERRUPTED,
+    Advance,
+    RunState,
+    Sink,
+    is_terminal,
+    progress_bar,
+    stop_on_ctrl_c,
 )
 from croupier.dealing import (
     ALGORITHM_ID,
@@ -88,6 +95,7 @@ from croupier.randomness import (
 )
 from croupier.ranking.partitions import decimal, parse_decimal
 from croupier.ranking.schemes import get_scheme, scheme_names
+from croupier.simulate.run import Strategy
 
 __all__ = [
     "BINARY_FORMATS",
@@ -143,9 +151,6 @@ BULK_BATCH = 65_536
 PROGRESS_MIN_DEALS: dict[str, int] = {"deal": 20_000, "bulk": 1_000_000}
 """Runs of at least this many deals (by engine: a fraction of a second or more) show a
 progress bar (see :func:`progress_wanted`)."""
-
-INTERRUPTED = 130
-"""The exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells report it."""
 
 _RENAMED_BULK = {"pbn-deal": "pbn", "pbn": "pbn-games"}  # writer name -> --format, if different
 
@@ -220,6 +225,13 @@ the file atomically (--overwrite replaces one).  A long run shows a progress bar
 when stderr is a terminal (not with --quiet, which also drops the note).
 Ctrl-C stops after the deals being written and leaves valid output (exit 130).
 
+Conditions (bridge): --where 'EXPR' keeps only the deals where a dealer-language
+expression holds, and --predeal 'N:AQ542.KJ87.32.AK' (or dealer's 'south SAQ542,
+HKJ87') gives cards before dealing; the deals are exactly uniform among those
+that pass, found by rejection or by exact smart stacking (--strategy auto
+chooses; the note says which and how many deals pass).  Both use the bulk
+engine.  For whole scripts with statistics, see croupier dealer.
+
 \b
 Examples:
   croupier deal
@@ -229,6 +241,7 @@ Examples:
   croupier deal holdem --players 6 --json --bits
   croupier deal --count 5 --format oneline --seed "sim 1"
   croupier deal --engine bulk --count 3 --format pbn --seed "sim 1" --bits
+  croupier deal --where 'hcp(north) >= 15 and shape(north, any 4333 + any 4432)' -n 20
 """
 
 RANK_HELP = f"""\
@@ -359,40 +372,15 @@ def _source_notes(source: RandomSource, layout: Layout, count: int, method: str)
 # -- where the deals go -------------------------------------------------------------------
 
 
-class _Sink:
-    """Where the deals go: standard output, or the file of ``--out`` (written atomically)."""
-
-    def __init__(self, file: AtomicFile | None) -> None:
-        self.file = file
-
-    def line(self, text: str = "") -> None:
-        """Write ``text`` and a line end."""
-        self.chunk(text + "\n")
-
-    def chunk(self, text: str) -> None:
-        """Write ``text`` as it is."""
-        if self.file is None:
-            typer.echo(text, nl=False)
-        else:
-            self.file.write(text.encode("utf-8"))
-
-    def binary(self) -> IO[bytes]:
-        """The byte stream behind the output (what was written as text comes first)."""
-        if self.file is None:
-            sys.stdout.flush()
-            return sys.stdout.buffer
-        return self.file.file
-
-
 # -- output formats -----------------------------------------------------------------------
 
-_Writer = Callable[[Iterable[Deal], str, bool, Layout, "str | None", _Sink], None]
+_Writer = Callable[[Iterable[Deal], str, bool, Layout, "str | None", Sink], None]
 """``(deals, scheme, bits, layout, label, sink)``: write deals in one format, as they come;
 ``label`` is the seeded label (:data:`SEEDED_LABEL`) of a seeded run, else ``None``."""
 
 
 def _write_text(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
     if label is not None:
         out.line(label)
@@ -445,21 +433,21 @@ def _chain(first: Deal, second: Deal, rest: Iterator[Deal]) -> Iterator[Deal]:
 
 
 def _write_json(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
     for chunk in json_document_chunks(deals, scheme):
         out.chunk(chunk)
 
 
 def _write_jsonl(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
     for d in deals:
         out.line(format_deal_json(d, scheme, indent=None))
 
 
 def _write_pbn(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
     if label is not None:
         out.line(f"% {label}")
@@ -472,7 +460,7 @@ def _write_pbn(
 
 
 def _write_csv(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: _Sink
+    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
     for i, d in enumerate(deals):  # row by row: the header, then one row per deal
         rows = format_deals_csv([d], scheme).splitlines(keepends=True)
@@ -608,79 +596,10 @@ def progress_wanted(
     )
 
 
-def _is_terminal(stream: IO[str]) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
-Advance = Callable[[int], None]
-"""Moves the progress bar on by that many deals (does nothing when none is shown)."""
-
-
-def _no_progress(done: int) -> None:
-    """The :data:`Advance` of a run without a progress bar."""
-
-
-@contextmanager
-def _progress_bar(total: int, show: bool) -> Iterator[Advance]:
-    """A rich progress bar on stderr while the run lasts, if ``show``; else nothing."""
-    if not show:
-        yield _no_progress
-        return
-    # rich.progress is imported only when a bar is shown: it would cost every run start-up time.
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    console = Console(stderr=True)
-    # redirect_stdout=False: the deals go to the real standard output, never above the bar
-    with Progress(
-        *columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False
-    ) as bar:
-        task = bar.add_task("dealing", total=total)
-
-        def advance(done: int) -> None:
-            bar.advance(task, done)
-
-        yield advance
-
-
-class _Run:
-    """A run in progress: deals (and bits) written so far, whether Ctrl-C asked it to stop."""
-
-    def __init__(self) -> None:
-        self.written = 0
-        self.bits = 0  # random bits of the deals written (bulk engine: whole bits)
-        self.stop = False
-
-
-@contextmanager
-def _stop_on_ctrl_c(run: _Run) -> Iterator[None]:
-    """The first Ctrl-C sets ``run.stop`` (the run ends after what it is writing); a second
-    one interrupts at once.  Outside the main thread signals cannot be caught: nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
-        if run.stop:
-            raise KeyboardInterrupt
-        run.stop = True
-
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 _PROGRESS_STEP = 1024  # deals between updates of the bar when dealing deal by deal
 
 
-def _watched(deals: Iterable[Deal], run: _Run, advance: Advance) -> Iterator[Deal]:
+def _watched(deals: Iterable[Deal], run: RunState, advance: Advance) -> Iterator[Deal]:
     """``deals`` one by one, counted, until Ctrl-C asks the run to stop."""
     pending = 0
     for deal in deals:
@@ -714,7 +633,7 @@ def _bulk_engine(layout: Layout, count: int) -> Engine:
 _SOURCE_KINDS = {"seeded": "seeded", "os": "os-csprng"}  # bulk stream label -> deal source kind
 
 
-def _bulk_deals(dealer: BulkDealer, count: int, kind: str) -> Iterator[Deal]:
+def _bulk_deals(dealer: DealerLike, count: int, kind: str) -> Iterator[Deal]:
     """The next ``count`` deals of ``dealer`` as :class:`Deal` objects (for text, json, csv)."""
     for batch in dealer.batches(count, BULK_BATCH):
         for deal in batch:
@@ -731,7 +650,7 @@ def _bulk_deals(dealer: BulkDealer, count: int, kind: str) -> Iterator[Deal]:
 _DONE = object()  # the end of the batches dealt ahead
 
 
-def _dealt_ahead(dealer: BulkDealer, count: int) -> Iterator[DealArray]:
+def _dealt_ahead(dealer: DealerLike, count: int) -> Iterator[DealArray]:
     """The next ``count`` deals of ``dealer`` in batches of :data:`BULK_BATCH`, in order.
 
     The batches are dealt in a second thread, a batch or two ahead of the one
@@ -777,7 +696,7 @@ def _dealt_ahead(dealer: BulkDealer, count: int) -> Iterator[DealArray]:
 
 
 def _bulk_batches(
-    dealer: BulkDealer, count: int, run: _Run, advance: Advance
+    dealer: DealerLike, count: int, run: RunState, advance: Advance
 ) -> Iterator[DealArray]:
     """The next ``count`` deals of ``dealer`` in batches, until Ctrl-C asks the run to stop."""
     for batch in _dealt_ahead(dealer, count):
@@ -792,9 +711,9 @@ def _bulk_batches(
 def _write_bulk(
     fmt: DealFormat,
     batches: Iterable[DealArray],
-    dealer: BulkDealer,
+    dealer: DealerLike,
     label: str | None,
-    out: _Sink,
+    out: Sink,
 ) -> None:
     """Write the batches in ``fmt`` through its bulk writer (:data:`BULK_WRITER_NAMES`)."""
     stream = out.binary()
@@ -842,10 +761,10 @@ class _Job:
     bits: bool
     method: str
     source: RandomSource
-    dealer: BulkDealer | None  # the bulk engine's dealer; None for the deal engine
+    dealer: DealerLike | None  # the bulk engine's dealer; None for the deal engine
 
 
-def _deal_and_write(job: _Job, sink: _Sink, run: _Run, advance: Advance) -> None:
+def _deal_and_write(job: _Job, sink: Sink, run: RunState, advance: Advance) -> None:
     """Deal the job's deals with its engine and write them to ``sink`` as they come."""
     layout, dealer = job.layout, job.dealer
     per_deal = WRITERS.get(cast(PerDealFormat, job.fmt))
@@ -859,6 +778,8 @@ def _deal_and_write(job: _Job, sink: _Sink, run: _Run, advance: Advance) -> None
             raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
         return
     label = BULK_SEEDED_LABEL if dealer.stream.reproducible else None
+    if label is not None and isinstance(dealer, ConditionedDealer):
+        label = label.replace(BULK_ALGORITHM_ID, dealer.simulation.sampler.algorithm)
     if job.fmt in BULK_WRITER_NAMES:
         _write_bulk(job.fmt, _bulk_batches(dealer, job.count, run, advance), dealer, label, sink)
         return
@@ -902,11 +823,38 @@ def deal_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", help="No note on stderr and no progress bar.")
     ] = False,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where", help="Only deals where this dealer expression holds: 'hcp(north) >= 20'."
+        ),
+    ] = None,
+    predeal: Annotated[
+        str | None,
+        typer.Option("--predeal", help="Cards given first: 'N:AK.QJ.-.- S:...' or 'north SAK'."),
+    ] = None,
+    strategy: Annotated[
+        Strategy,
+        typer.Option(
+            "--strategy",
+            help="With --where: auto (default), rejection or stacking (exact smart stacking).",
+            case_sensitive=False,
+        ),
+    ] = "auto",
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
     out_format = _resolve_format(fmt, as_json)
     chosen = engine is not None
-    run_engine: DealEngine = default_engine(out_format) if engine is None else engine
+    conditioned = where is not None or predeal is not None
+    if conditioned and engine == "deal":
+        raise CroupierError(
+            "--where and --predeal deal with --engine bulk; leave out --engine deal"
+        )
+    if not conditioned and strategy != "auto":
+        raise CroupierError("--strategy chooses how --where deals are found; give --where too")
+    run_engine: DealEngine = (
+        "bulk" if conditioned else default_engine(out_format) if engine is None else engine
+    )
     _check_engine(
         run_engine,
         chosen,
@@ -917,6 +865,11 @@ def deal_command(
         count=count,
     )
     layout = _layout(game, players, hands, deck)
+    if conditioned and not layout.bridge_like:
+        raise CroupierError(
+            f"--where and --predeal deal bridge hands (N E S W of 13); {layout.describe()} "
+            "is not a bridge layout"
+        )
     scheme = _check_scheme(layout, scheme)
     method = get_deal_method(method).name
     if out_format in ("pbn", "pbn-games") and not layout.bridge_like:
@@ -941,23 +894,25 @@ def deal_command(
             f"{source.shortfall(1, total_bits=need)} ({what} at least {need:.2f} bits; "
             f"{_dice_note(layout)})"
         )
-    dealer: BulkDealer | None = None
-    if run_engine == "bulk":
+    dealer: DealerLike | None = None
+    if conditioned:
+        dealer = ConditionedDealer.build(where, predeal, seed=seed, strategy=strategy)
+    elif run_engine == "bulk":
         dealer = BulkDealer(layout, seed=seed, engine=_bulk_engine(layout, count))
     show = progress_wanted(
         count,
         run_engine,
         quiet=quiet,
-        stderr_is_terminal=_is_terminal(sys.stderr),
-        output_is_terminal=out is None and _is_terminal(sys.stdout),
+        stderr_is_terminal=is_terminal(sys.stderr),
+        output_is_terminal=out is None and is_terminal(sys.stdout),
     )
-    run = _Run()
+    run = RunState()
     file = None if out is None else AtomicFile(out, overwrite=overwrite)
     try:
-        with _stop_on_ctrl_c(run):  # Ctrl-C while the file is finished: it is still finished
-            with _progress_bar(count, show) as advance:
+        with stop_on_ctrl_c(run):  # Ctrl-C while the file is finished: it is still finished
+            with progress_bar(count, show) as advance:
                 job = _Job(layout, count, out_format, scheme, bits, method, source, dealer)
-                _deal_and_write(job, _Sink(file), run, advance)
+                _deal_and_write(job, Sink(file), run, advance)
             if file is not None:
                 file.commit()
     finally:
@@ -978,6 +933,10 @@ def deal_command(
     for line in _source_notes(source, layout, run.written, used):
         if not quiet or line.startswith("warning:"):
             typer.echo(line, err=True)
+    if isinstance(dealer, ConditionedDealer):
+        if not quiet:
+            typer.echo(dealer.note(), err=True)
+        run.bits = dealer.bits  # every deal generated, the rejected ones too
     if dealer is not None and bits:
         typer.echo(_bits_note(run.bits, run.written, layout), err=True)
     if interrupted:

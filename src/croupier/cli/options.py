@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 __all__ = [
+    "PROGRAM_FLAGS",
     "SHORT_FLAGS",
     "BitsOpt",
     "EntropyOpt",
@@ -41,6 +42,20 @@ SHORT_FLAGS: dict[str, str] = {
     "-c": "--cards",
     "-b": "--boards",
     "-e": "--event",
+}
+
+
+#: Commands that take another program's command line as its users type it: there a short
+#: flag means what it means in that program (``croupier dealer -p 10`` produces ten deals,
+#: as ``dealer -p 10`` does), and the others keep their meaning from :data:`SHORT_FLAGS`.
+PROGRAM_FLAGS: dict[str, dict[str, str]] = {
+    "dealer": {
+        "-g": "--generate",
+        "-p": "--produce",
+        "-s": "--dealer-seed",
+        "-v": "--no-summary",
+        "-m": "--progress",
+    },
 }
 
 

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from croupier.boards import Seat, Vulnerability
@@ -33,7 +33,9 @@ from croupier.dealing.evaluation import ShapePattern
 __all__ = [
     "BINARY_OPERATORS",
     "FUNCTIONS",
+    "PRINT_ACTIONS",
     "SEAT_WORDS",
+    "STATISTICS_ACTIONS",
     "SUITS",
     "SUIT_WORDS",
     "Action",
@@ -518,6 +520,21 @@ class Frequency2D(Action):
     high2: int
 
 
+PRINT_ACTIONS: tuple[type[Action], ...] = (
+    PrintAll,
+    PrintEW,
+    PrintPBN,
+    Print,
+    PrintCompact,
+    PrintOneLine,
+    PrintES,
+)
+"""The actions that print deals or values for each produced deal."""
+
+STATISTICS_ACTIONS: tuple[type[Action], ...] = (Average, Frequency, Frequency2D)
+"""The actions that gather statistics over the produced deals."""
+
+
 # -- script ----------------------------------------------------------------------------
 
 
@@ -604,3 +621,34 @@ class Script:
                     yield value
             if isinstance(action, PrintES):
                 yield from (item for item in action.items if isinstance(item, Expr))
+
+    def prints_deals(self) -> bool:
+        """Whether the script prints something per deal (no ``action`` means ``printall``).
+
+        >>> from croupier.simulate import parse_script
+        >>> parse_script("").prints_deals(), parse_script("action average 1").prints_deals()
+        (True, False)
+        """
+        return self.actions is None or any(isinstance(a, PRINT_ACTIONS) for a in self.actions)
+
+    def statistics_only(self) -> Script:
+        """The same script with only its ``average`` and ``frequency`` actions.
+
+        >>> from croupier.simulate import parse_script
+        >>> s = parse_script("action printall, average hcp(north)").statistics_only()
+        >>> [type(a).__name__ for a in s.actions]
+        ['Average']
+        """
+        kept = tuple(a for a in self.actions or () if isinstance(a, STATISTICS_ACTIONS))
+        return replace(self, actions=kept)
+
+    def uses_double_dummy(self) -> bool:
+        """Whether any expression of the script calls ``tricks`` (a slow double-dummy solve).
+
+        >>> from croupier.simulate import parse_script
+        >>> parse_script("action average tricks(north, notrump)").uses_double_dummy()
+        True
+        >>> parse_script("condition hcp(north) > 20").uses_double_dummy()
+        False
+        """
+        return any(isinstance(e, Tricks) for expr in self.expressions() for e in expr.walk())

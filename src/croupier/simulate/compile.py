@@ -22,15 +22,18 @@ True
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier.boards import SEATS
 from croupier.bulk import evaluate as bulk
 from croupier.bulk.array import DealArray
 from croupier.dealing.evaluation import ALT_COUNT_SCALES, CONTROL_SCALE, HCP_SCALE, point_scale
+from croupier.simulate import double_dummy
 from croupier.simulate.ast import (
     Binary,
     Call,
@@ -78,15 +81,52 @@ _DEFAULT_SCALES: dict[str, tuple[int, ...]] = {
 }
 
 
+class _SolvedTables:
+    """The double-dummy tables of one :class:`~croupier.bulk.evaluate.Holdings` solved so far."""
+
+    __slots__ = ("solved", "tricks")
+
+    def __init__(self, size: int) -> None:
+        self.tricks: double_dummy.TricksArray = np.zeros((size, 4, 5), np.int8)
+        self.solved: BoolArray = np.zeros(size, np.bool_)
+
+
+# All 20 results of a deal come from one solve, and a solve takes a good part of a
+# second: the tables solved for one Holdings are kept while it lives, so every expression
+# evaluated on it (a script's condition, each of its actions) solves each deal once.
+_SOLVED: weakref.WeakKeyDictionary[bulk.Holdings, _SolvedTables] = weakref.WeakKeyDictionary()
+
+
 class _Context:
-    """One evaluation: the deals' holdings and the values of named expressions so far."""
+    """One evaluation: the deals' holdings and the values of named expressions so far.
 
-    __slots__ = ("holdings", "names", "size")
+    Double-dummy tables are kept per Holdings (see :data:`_SOLVED`), so each
+    deal is solved at most once however many ``tricks()`` calls, and however
+    many expressions evaluated on the same Holdings, ask for it.
+    """
 
-    def __init__(self, deals: DealArray | bulk.Holdings) -> None:
+    __slots__ = ("holdings", "names", "progress", "size")
+
+    def __init__(
+        self, deals: DealArray | bulk.Holdings, progress: double_dummy.Progress | None = None
+    ) -> None:
         self.holdings = deals if isinstance(deals, bulk.Holdings) else bulk.Holdings(deals)
         self.size = len(self.holdings)
         self.names: dict[str, tuple[IntArray, Mask]] = {}
+        self.progress = progress
+
+    def tricks_table(self, active: Mask) -> double_dummy.TricksArray:
+        """Tricks tables with every deal of ``active`` solved (others may be zeros)."""
+        tables = _SOLVED.get(self.holdings)
+        if tables is None:
+            tables = _SOLVED[self.holdings] = _SolvedTables(self.size)
+        needed = ~tables.solved if active is None else active & ~tables.solved
+        rows = np.flatnonzero(needed)
+        if len(rows):
+            subset = self.holdings.deals[rows]
+            tables.tricks[rows] = double_dummy.tricks_table(subset, progress=self.progress)
+            tables.solved[rows] = True
+        return tables.tricks
 
 
 def _int(values: npt.NDArray[np.generic]) -> IntArray:
@@ -229,10 +269,16 @@ class _Compiler:
             value = self.compile(expr.value)
             return lambda ctx, active: imps(value(ctx, active))
         if isinstance(expr, Tricks):
-            raise self.fail(expr, "tricks() needs double-dummy analysis, not available yet")
+            return self.tricks(expr)
         if isinstance(expr, Rnd):
             raise self.fail(expr, "rnd() needs a random source, not available yet")
         raise self.fail(expr, f"cannot evaluate {type(expr).__name__} {str(expr)!r}")
+
+    def tricks(self, expr: Tricks) -> _Node:
+        # Refuse at compile time when the solver is missing, naming the call's position.
+        double_dummy.require_solver(f"{self.filename}:{expr.pos.line}:{expr.pos.column}: ")
+        seat, strain = SEATS.index(expr.seat), double_dummy.STRAINS.index(expr.strain)
+        return lambda ctx, active: _int(ctx.tricks_table(active)[:, seat, strain])
 
     def call(self, expr: Call) -> _Node:
         function, seat, suit = expr.function, expr.seat, expr.suit
@@ -378,8 +424,11 @@ def compile_expression(
     ``definitions`` or plain expressions; each is compiled once and its value
     computed once per call); ``scales`` maps ``hcp``, ``control``, ``pt0`` ...
     ``pt9`` to a point scale from the ace down (see :func:`scales_of`).
-    ``tricks`` and ``rnd`` are refused with a :class:`ScriptError`.  Values are
-    64-bit, where dealer's are 32-bit C ints (no hand function comes near).
+    ``tricks`` solves each deal that needs it once per call (with the ``dd``
+    extra; without it compiling raises
+    :class:`~croupier.simulate.double_dummy.DoubleDummyUnavailable` naming the
+    call's position); ``rnd`` is refused with a :class:`ScriptError`.  Values
+    are 64-bit, where dealer's are 32-bit C ints (no hand function comes near).
 
     >>> from croupier.bulk.writers import parse_oneline
     >>> from croupier.simulate import parse_expression

@@ -67,6 +67,7 @@ from croupier.simulate.ast import (
     Unary,
 )
 from croupier.simulate.grammar import GRAMMAR, KEYWORDS
+from croupier.simulate.parser_cache import cached_parser
 
 __all__ = ["MAX_NUMBER", "ScriptError", "parse_expression", "parse_script"]
 
@@ -98,16 +99,20 @@ class ScriptError(CroupierError):
         return (type(self), (self.filename, self.line, self.column, str(self)[len(prefix) :]))
 
 
+_PARSER_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "basic",
+    "start": ["start", "expr"],
+    "propagate_positions": True,
+    "maybe_placeholders": False,
+}
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark(
-        GRAMMAR,
-        parser="lalr",
-        lexer="basic",
-        start=["start", "expr"],
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+    """The LALR parser of :data:`GRAMMAR`, kept between runs by :mod:`.parser_cache`."""
+    key = f"{GRAMMAR}|{sorted(_PARSER_OPTIONS.items())}"
+    return cached_parser(key, lambda: Lark(GRAMMAR, **_PARSER_OPTIONS))
 
 
 # -- words -----------------------------------------------------------------------------

@@ -1,0 +1,144 @@
+"""What every long-running command shares: the output sink, the progress bar and Ctrl-C.
+
+``croupier deal`` and ``croupier dealer`` write many deals; both write them
+through a :class:`Sink` (standard output, or a file written atomically),
+show a rich progress bar on stderr only when a person watches
+(:func:`is_terminal`), and stop cleanly after the current batch on the first
+Ctrl-C (:func:`stop_on_ctrl_c` sets :attr:`RunState.stop`).
+
+>>> state = RunState()
+>>> state.written, state.stop
+(0, False)
+>>> with progress_bar(10, show=False) as advance:
+...     advance(10)
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import IO
+
+import typer
+
+from croupier.files import AtomicFile
+
+__all__ = [
+    "INTERRUPTED",
+    "Advance",
+    "RunState",
+    "Sink",
+    "is_terminal",
+    "progress_bar",
+    "stop_on_ctrl_c",
+]
+
+INTERRUPTED = 130
+"""The exit code of a run that Ctrl-C ended early (128 + SIGINT, as shells report it)."""
+
+Advance = Callable[[int], None]
+"""Moves the progress bar on by that many deals (does nothing when none is shown)."""
+
+
+class Sink:
+    """Where the output goes: standard output, or the file of ``--out`` (written atomically).
+
+    >>> Sink(None).line("to standard output")
+    to standard output
+    """
+
+    def __init__(self, file: AtomicFile | None) -> None:
+        self.file = file
+
+    def line(self, text: str = "") -> None:
+        """Write ``text`` and a line end."""
+        self.chunk(text + "\n")
+
+    def chunk(self, text: str) -> None:
+        """Write ``text`` as it is."""
+        if self.file is None:
+            typer.echo(text, nl=False)
+        else:
+            self.file.write(text.encode("utf-8"))
+
+    def binary(self) -> IO[bytes]:
+        """The byte stream behind the output (what was written as text comes first)."""
+        if self.file is None:
+            sys.stdout.flush()
+            return sys.stdout.buffer
+        return self.file.file
+
+
+def is_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a terminal (``False`` for anything that cannot say).
+
+    >>> import io
+    >>> is_terminal(io.StringIO())
+    False
+    """
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _no_progress(done: int) -> None:
+    """The :data:`Advance` of a run without a progress bar."""
+
+
+@contextmanager
+def progress_bar(total: int, show: bool, description: str = "dealing") -> Iterator[Advance]:
+    """A rich progress bar on stderr while the run lasts, if ``show``; else nothing."""
+    if not show:
+        yield _no_progress
+        return
+    # rich.progress is imported only when a bar is shown: it would cost every run start-up time.
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    console = Console(stderr=True)
+    # redirect_stdout=False: the deals go to the real standard output, never above the bar
+    with Progress(
+        *columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False
+    ) as bar:
+        task = bar.add_task(description, total=total)
+
+        def advance(done: int) -> None:
+            bar.advance(task, done)
+
+        yield advance
+
+
+class RunState:
+    """A run in progress: deals (and bits) written so far, whether Ctrl-C asked it to stop."""
+
+    def __init__(self) -> None:
+        self.written = 0
+        self.bits = 0  # random bits of the deals written (bulk engine: whole bits)
+        self.stop = False
+
+
+@contextmanager
+def stop_on_ctrl_c(run: RunState) -> Iterator[None]:
+    """The first Ctrl-C sets ``run.stop`` (the run ends after what it is writing); a second
+    one interrupts at once.  Outside the main thread signals cannot be caught: nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        if run.stop:
+            raise KeyboardInterrupt
+        run.stop = True
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
