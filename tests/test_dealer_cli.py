@@ -372,3 +372,13 @@ def test_plot_draws_every_frequency_table(cli: CliRunner, tmp_path: Path) -> Non
     none.write_text("generate 10\naction average hcp(east)\n")
     refused = cli(["dealer", str(none), "--plot", str(tmp_path / "g.svg")])
     assert refused.code == 2 and "no" in refused.err and not (tmp_path / "g.svg").exists()
+
+
+def test_a_huge_script_file_is_refused_without_reading_it_all(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    big = tmp_path / "big.dlr"
+    with big.open("wb") as f:
+        f.truncate(64 * 1024 * 1024)  # sparse: 64 MiB of zero bytes
+    result = cli(["dealer", str(big)])
+    assert result.code == 2 and "larger than 4,000,000 bytes" in result.err

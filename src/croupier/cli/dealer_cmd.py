@@ -45,7 +45,7 @@ from croupier.errors import CroupierError
 from croupier.files import AtomicFile
 from croupier.simulate.actions import ActionRunner, dealer_summary
 from croupier.simulate.ast import Frequency, Script
-from croupier.simulate.parse import parse_script
+from croupier.simulate.parse import MAX_SCRIPT, parse_script
 from croupier.simulate.run import RunBatch, Simulation
 
 __all__ = ["DealerFormat", "Strategy", "app", "dealer_command", "read_script"]
@@ -109,17 +109,24 @@ def read_script(path: str) -> Script:
     ...
     croupier.errors.CroupierError: cannot read script '/nonexistent/x.dlr': no such file
     """
+    limit = 4 * MAX_SCRIPT  # bytes: at most 4 per character in UTF-8
     if path == "-":
-        return parse_script(sys.stdin.read(), filename="<stdin>")
+        text = sys.stdin.read(MAX_SCRIPT + 1)  # parse_script refuses what is too long
+        return parse_script(text, filename="<stdin>")
     file = Path(path)
     try:
-        raw = file.read_bytes()
+        with file.open("rb") as stream:
+            raw = stream.read(limit + 1)
     except FileNotFoundError:
         raise CroupierError(f"cannot read script {path!r}: no such file") from None
     except IsADirectoryError:
         raise CroupierError(f"cannot read script {path!r}: it is a directory") from None
     except OSError as exc:
         raise CroupierError(f"cannot read script {path!r}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise CroupierError(
+            f"script {path!r} is larger than {limit:,} bytes; a dealer script is a few lines"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
