@@ -27,6 +27,7 @@ from pathlib import PurePath
 
 from croupier.boards import Board, BoardRangeError
 from croupier.errors import FileFormatError
+from croupier.formats.records import BoardFileContents, BoardRecord
 
 __all__ = [
     "BOARD_FORMATS",
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_BOARD_FILE_BYTES",
     "BoardFormat",
     "format_for_path",
+    "read_board_file",
     "read_boards",
     "render_boards",
 ]
@@ -193,3 +195,64 @@ def _read(data: bytes, fmt: BoardFormat, source: str, first_board: int) -> list[
 
         return parse_board_lines(text, first_board=first_board, source=source)
     raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+
+
+def read_board_file(
+    data: bytes,
+    fmt: BoardFormat | str,
+    *,
+    source: str = "<file>",
+    strict: bool = False,
+    partial: bool = False,
+) -> BoardFileContents:
+    """Read file bytes in format ``fmt`` as board records, skipping the games that cannot be read.
+
+    Unlike :func:`read_boards`, nothing is invented: a value the file does not
+    give stays ``None`` in its :class:`~croupier.formats.records.BoardRecord`.
+    A game that cannot be read is listed in ``skipped`` (game, line, reason)
+    and the rest of the file is still read; ``strict=True`` makes any skip an
+    error.  ``partial=True`` keeps partial deals (hands with unknown cards) as
+    records; otherwise they are skipped.  A file that is not a board file at all
+    (wrong format, nothing readable) is an error.
+
+    >>> read_board_file(b"", "pbn").records
+    []
+    """
+    fmt = _check(fmt)
+    if len(data) > MAX_BOARD_FILE_BYTES:
+        raise FileFormatError(
+            f"{source}: {len(data)} bytes; a board file holds at most {MAX_BOARD_FILE_BYTES}"
+        )
+    try:
+        contents = _read_records(data, fmt, source, partial)
+    except BoardRangeError as exc:
+        raise FileFormatError(f"{source}: {exc}") from None
+    return contents.require_all() if strict else contents
+
+
+def _read_records(data: bytes, fmt: BoardFormat, source: str, partial: bool) -> BoardFileContents:
+    if fmt is BoardFormat.DUP:
+        from croupier.formats.dup import read_dup_records
+
+        return read_dup_records(data, source=source, partial=partial)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        if fmt not in (BoardFormat.PBN, BoardFormat.LIN):
+            raise FileFormatError(f"{source}: not UTF-8 text") from None
+        text = data.decode("latin-1")
+    if fmt is BoardFormat.PBN:
+        from croupier.formats.pbn import read_pbn_records
+
+        return read_pbn_records(text, source=source, partial=partial)
+    if fmt is BoardFormat.LIN:
+        from croupier.formats.lin import read_lin_records
+
+        return read_lin_records(text, source=source, partial=partial)
+    if fmt is BoardFormat.DLM:
+        from croupier.formats.dlm import read_dlm_records
+
+        return read_dlm_records(text, source=source, partial=partial)
+    boards = _read(data, fmt, source, 1)
+    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
+    return BoardFileContents(records, [], source)

@@ -42,9 +42,16 @@ from collections.abc import Sequence
 from croupier.boards import Board, consecutive_numbers
 from croupier.cards import Card
 from croupier.errors import FileFormatError, bounded_decimal, excerpt
+from croupier.formats.records import BoardFileContents, BoardRecord
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 
-__all__ = ["dlm_board_value", "dlm_check_number", "format_dlm_file", "parse_dlm_file"]
+__all__ = [
+    "dlm_board_value",
+    "dlm_check_number",
+    "format_dlm_file",
+    "parse_dlm_file",
+    "read_dlm_records",
+]
 
 
 def dlm_check_number(letters: str, board: int) -> int:
@@ -204,3 +211,17 @@ def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
         raise FileFormatError(f"{source}: no 'Board NN=' lines in a [Document] section")
     _check_range(boards, declared, source)
     return boards
+
+
+def read_dlm_records(
+    text: str, *, source: str = "<dlm>", partial: bool = False
+) -> BoardFileContents:
+    """The records of a DLM file and the games skipped (see :mod:`croupier.formats.records`).
+
+    >>> read_dlm_records("").records
+    []
+    """
+    del partial  # every DLM board is a whole deal
+    boards = parse_dlm_file(text, source=source) if text else []
+    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
+    return BoardFileContents(records, [], source)

@@ -37,9 +37,16 @@ from croupier.boards import Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
 from croupier.errors import FileFormatError
 from croupier.formats.pbn_deal import format_pbn_hand
+from croupier.formats.records import BoardFileContents, BoardRecord
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 
-__all__ = ["DUP_RECORD_BYTES", "DUP_SUIT_BYTES", "format_dup_file", "parse_dup_file"]
+__all__ = [
+    "DUP_RECORD_BYTES",
+    "DUP_SUIT_BYTES",
+    "format_dup_file",
+    "parse_dup_file",
+    "read_dup_records",
+]
 
 #: Size of one board's record.
 DUP_RECORD_BYTES = 156
@@ -143,3 +150,17 @@ def _dge_ranks(chunk: bytes, where: str) -> str:
             f"{where}: a DGE hand must hold 4 suit symbols and 13 ranks, got {chunk!r}"
         )
     return ".".join(text[1:].split("|"))
+
+
+def read_dup_records(
+    data: bytes, *, source: str = "<dup>", partial: bool = False
+) -> BoardFileContents:
+    """The records of a DUP file and the games skipped (see :mod:`croupier.formats.records`).
+
+    >>> read_dup_records(b"").records
+    []
+    """
+    del partial  # every DUP board is a whole deal
+    boards = parse_dup_file(data, source=source) if data else []
+    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
+    return BoardFileContents(records, [], source)

@@ -43,8 +43,9 @@ from croupier.boards import (
 from croupier.cards import Card
 from croupier.errors import CroupierError, FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal
+from croupier.formats.records import BoardFileContents, BoardRecord
 
-__all__ = ["format_lin_board", "format_lin_file", "parse_lin_file"]
+__all__ = ["format_lin_board", "format_lin_file", "parse_lin_file", "read_lin_records"]
 
 _LIN_SEATS: tuple[Seat, ...] = ("S", "W", "N", "E")  # md order; dealer digit d is [d - 1]
 _VUL_TO_LIN: dict[Vulnerability, str] = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
@@ -142,3 +143,17 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         n, e, s, w = hands
         boards.append(Board(number, (tuple(n), tuple(e), tuple(s), tuple(w)), seat, vul))
     return boards
+
+
+def read_lin_records(
+    text: str, *, source: str = "<lin>", partial: bool = False
+) -> BoardFileContents:
+    """The records of a LIN file and the games skipped (see :mod:`croupier.formats.records`).
+
+    >>> read_lin_records("").records
+    []
+    """
+    del partial  # every LIN board is a whole deal
+    boards = parse_lin_file(text, source=source) if text else []
+    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
+    return BoardFileContents(records, [], source)

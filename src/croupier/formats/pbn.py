@@ -47,6 +47,7 @@ from croupier.boards import (
 )
 from croupier.errors import CroupierError, FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
+from croupier.formats.records import BoardFileContents, BoardRecord
 
 __all__ = [
     "PbnGame",
@@ -54,6 +55,7 @@ __all__ = [
     "parse_pbn_file",
     "parse_pbn_games",
     "pbn_escape",
+    "read_pbn_records",
 ]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -243,3 +245,17 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
         n, e, s, w = hands
         boards.append(Board(number, (tuple(n), tuple(e), tuple(s), tuple(w)), seat, vul))
     return boards
+
+
+def read_pbn_records(
+    text: str, *, source: str = "<pbn>", partial: bool = False
+) -> BoardFileContents:
+    """The records of a PBN file and the games skipped (see :mod:`croupier.formats.records`).
+
+    >>> read_pbn_records("").records
+    []
+    """
+    del partial  # every PBN board is a whole deal
+    boards = parse_pbn_file(text, source=source) if text else []
+    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
+    return BoardFileContents(records, [], source)

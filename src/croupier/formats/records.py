@@ -1,0 +1,235 @@
+"""What a board file says, and nothing more: board records, skipped games, the whole file read.
+
+Files written by other programs leave things out: a solver's PBN file has no
+``Board`` tag, a problem file knows only two hands, a BBO file has no
+vulnerability.  A :class:`BoardRecord` keeps exactly what the file said
+(``None`` where it said nothing); :meth:`BoardRecord.to_board` fills the gaps
+by the standard rules when a complete :class:`~croupier.boards.Board` is
+needed.  A game that cannot be read does not sink the file: readers return a
+:class:`BoardFileContents` holding the records they could read and a
+:class:`SkippedGame` (game number, line, reason) for each one they could not;
+:meth:`BoardFileContents.require_all` turns a skip into an error (``--strict``).
+
+>>> from croupier.formats.pbn_deal import parse_pbn_deal
+>>> hands = parse_pbn_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -")
+>>> record = BoardRecord(hands, number=None, dealer="E")
+>>> record.complete, record.to_board(7).dealer, record.to_board(7).vulnerable
+(True, 'E', 'All')
+>>> contents = BoardFileContents([record], [SkippedGame(2, 9, "bad Deal tag")], source="a.pbn")
+>>> contents.to_dict()["skipped"]
+[{'game': 2, 'line': 9, 'reason': 'bad Deal tag'}]
+>>> contents.require_all()
+Traceback (most recent call last):
+...
+croupier.errors.FileFormatError: a.pbn line 9 (game 2): bad Deal tag (1 game skipped; ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from croupier.boards import (
+    Board,
+    Hands,
+    Seat,
+    Vulnerability,
+    dealer,
+    vulnerability,
+)
+from croupier.cards import Card
+from croupier.errors import FileFormatError
+from croupier.formats.pbn_deal import format_pbn_hand
+from croupier.ranking.bigdeal import bigdeal_card_index
+
+__all__ = ["BoardFileContents", "BoardRecord", "SkippedGame"]
+
+
+def _sorted_hands(hands: Sequence[Sequence[Card]]) -> Hands:
+    if len(hands) != 4:
+        raise FileFormatError(f"a board record holds 4 hands (N, E, S, W), got {len(hands)}")
+    n, e, s, w = (tuple(sorted(h, key=bigdeal_card_index)) for h in hands)
+    return (n, e, s, w)
+
+
+@dataclass(frozen=True)
+class SkippedGame:
+    """A game of a file that could not be read: its number in the file, first line and why.
+
+    ``game`` counts the file's games (or records, or lines) from 1; ``line``
+    is the line the game starts on (the record number for binary formats).
+
+    >>> SkippedGame(3, 41, "card 'AS' appears twice").to_dict()["line"]
+    41
+    """
+
+    game: int
+    line: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"game", "line", "reason"}``, as ``croupier convert --to json`` prints it.
+
+        >>> SkippedGame(1, 2, "x").to_dict()
+        {'game': 1, 'line': 2, 'reason': 'x'}
+        """
+        return {"game": self.game, "line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class BoardRecord:
+    """One deal as a file gives it: hands ``(N, E, S, W)`` and the board facts it states.
+
+    ``number``, ``dealer`` and ``vulnerable`` are ``None`` where the file does
+    not say.  A hand the file does not know is empty: the record is then a
+    *partial* deal (``complete`` is false).  ``game`` and ``line`` say where
+    the record stands in its file (1-based; 0 when it was not read from a
+    file); ``room`` is the room a result belongs to (``"open"``/``"closed"``)
+    when the file says.  Hands are kept sorted, spades first and ace high, so
+    records with the same content compare equal.
+
+    >>> from croupier.cards import parse_cards
+    >>> rec = BoardRecord((parse_cards("AS KS"), parse_cards("QS"), (), ()), number=4)
+    >>> rec.complete, rec.deal
+    (False, 'N:AK... Q... - -')
+    """
+
+    hands: Hands
+    number: int | None = None
+    dealer: Seat | None = None
+    vulnerable: Vulnerability | None = None
+    game: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False)
+    room: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hands", _sorted_hands(self.hands))
+
+    @property
+    def complete(self) -> bool:
+        """Whether the record holds a whole deal: four hands of 13 cards (52 distinct).
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> BoardRecord(goedel_unrank(0)).complete
+        True
+        """
+        return all(len(h) == 13 for h in self.hands) and len(set().union(*self.hands)) == 52
+
+    @property
+    def deal(self) -> str:
+        """The PBN deal string from North; an unknown (empty) hand is ``-``.
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> BoardRecord(goedel_unrank(0)).deal[:18]
+        'N:AKQJT98765432...'
+        """
+        return "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in self.hands)
+
+    def to_board(self, number: int | None = None) -> Board:
+        """A :class:`~croupier.boards.Board`, filling what the file left out.
+
+        The number is the record's own, else ``number``; a missing dealer or
+        vulnerability takes the standard cycle's value for that number.  A
+        partial record gives a board with partial hands.
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> BoardRecord(goedel_unrank(0), vulnerable="EW").to_board(1).vulnerable
+        'EW'
+        >>> BoardRecord(goedel_unrank(0)).to_board()
+        Traceback (most recent call last):
+        ...
+        croupier.errors.FileFormatError: the board in game 0 has no board number; ...
+        """
+        chosen = self.number if self.number is not None else number
+        if chosen is None:
+            raise FileFormatError(
+                f"the board in game {self.game} has no board number; pass number= "
+                "(or renumber the boards)"
+            )
+        return Board(
+            chosen,
+            self.hands,
+            self.dealer if self.dealer is not None else dealer(chosen),
+            self.vulnerable if self.vulnerable is not None else vulnerability(chosen),
+        )
+
+    @classmethod
+    def from_board(cls, board: Board, *, game: int = 0, line: int = 0) -> BoardRecord:
+        """The record of a complete board: every fact known.
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> BoardRecord.from_board(Board.standard(3, goedel_unrank(0))).dealer
+        'S'
+        """
+        return cls(board.hands, board.number, board.dealer, board.vulnerable, game, line)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"board", "dealer", "vulnerable", "deal"}``, as ``croupier convert --to json`` has it.
+
+        Unknown values are ``None`` (JSON ``null``); ``deal`` always starts
+        from North.
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> BoardRecord(goedel_unrank(0), number=2).to_dict()["dealer"] is None
+        True
+        """
+        return {
+            "board": self.number,
+            "dealer": self.dealer,
+            "vulnerable": self.vulnerable,
+            "deal": self.deal,
+        }
+
+
+@dataclass(frozen=True)
+class BoardFileContents:
+    """Everything read from one board file: its records, in file order, and its skipped games.
+
+    >>> BoardFileContents([], [], source="x.lin").boards()
+    []
+    """
+
+    records: list[BoardRecord]
+    skipped: list[SkippedGame] = field(default_factory=list)
+    source: str = "<file>"
+
+    def require_all(self) -> BoardFileContents:
+        """``self`` if no game was skipped; otherwise a one-line error naming the first skip.
+
+        >>> BoardFileContents([], []).require_all().records
+        []
+        """
+        if not self.skipped:
+            return self
+        first = self.skipped[0]
+        count = len(self.skipped)
+        plural = "game" if count == 1 else "games"
+        raise FileFormatError(
+            f"{self.source} line {first.line} (game {first.game}): {first.reason} "
+            f"({count} {plural} skipped; strict reading accepts none)"
+        )
+
+    def boards(self, first_board: int = 1) -> list[Board]:
+        """The records as boards; one without a number takes ``first_board`` + its position.
+
+        Position counts the records read (0 for the first), so a file without
+        any ``Board`` tags is numbered ``first_board``, ``first_board + 1``, …
+
+        >>> from croupier.ranking.bigdeal import goedel_unrank
+        >>> recs = [BoardRecord(goedel_unrank(0)), BoardRecord(goedel_unrank(1))]
+        >>> [b.number for b in BoardFileContents(recs).boards(5)]
+        [5, 6]
+        """
+        return [r.to_board(first_board + i) for i, r in enumerate(self.records)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"boards": [...], "skipped": [...]}``: the JSON of ``croupier convert --to json``.
+
+        >>> BoardFileContents([], [SkippedGame(1, 1, "empty")]).to_dict()["boards"]
+        []
+        """
+        return {
+            "boards": [r.to_dict() for r in self.records],
+            "skipped": [s.to_dict() for s in self.skipped],
+        }
