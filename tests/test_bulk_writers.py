@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from endplay.parsers import lin as endplay_lin
 from endplay.parsers import pbn as endplay_pbn
 
 from croupier.boards import Board
@@ -20,6 +22,7 @@ from croupier.bulk.writers import (
     BULK_FORMATS,
     BulkWriterError,
     JsonlWriter,
+    LinWriter,
     NpyWriter,
     NpzWriter,
     OnelineWriter,
@@ -27,6 +30,7 @@ from croupier.bulk.writers import (
     PbnWriter,
     UnknownBulkFormatError,
     jsonl_bytes,
+    lin_bytes,
     npy_header,
     oneline_bytes,
     open_writer,
@@ -41,8 +45,10 @@ from croupier.dealing.layout import make_layout
 from croupier.errors import FileFormatError
 from croupier.formats.deal_json import deal_to_dict
 from croupier.formats.deal_text import sorted_hand
-from croupier.formats.pbn import format_pbn_file
-from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
+from croupier.formats.lin import format_lin_board, format_lin_records
+from croupier.formats.pbn import format_pbn_records
+from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand, parse_pbn_deal
+from croupier.formats.records import BoardRecord
 
 from .conftest import dealer_program
 
@@ -78,14 +84,23 @@ def test_oneline_is_dealers_printoneline_byte_for_byte(tmp_path: Path) -> None:
         assert format_pbn_deal(deal.piles) == "N:" + " ".join(words[1:8:2])
 
 
+_BOARD_TAGS = r'^\[(Board|Dealer|Vulnerable|Deal) "([^"]*)"\]\r?$'
+
+
 def test_pbn_deals_and_games_match_dealers_printpbn(tmp_path: Path) -> None:
     deals = parse_oneline(_run_dealer(tmp_path, "printoneline", 40, 7))
     theirs = _run_dealer(tmp_path, "printpbn", 40, 7)  # the same seed: the same deals
-    tags = re.findall(r'^\[(Board|Dealer|Vulnerable|Deal) "([^"]*)"\]$', theirs, re.M)
-    ours = pbn_game_bytes(deals).decode()
-    assert re.findall(r'^\[(Board|Dealer|Vulnerable|Deal) "([^"]*)"\]$', ours, re.M) == tags
-    dealer_deals = [v + "\n" for k, v in tags if k == "Deal"]
-    assert pbn_deal_bytes(deals).decode() == "".join(dealer_deals)
+    tags = re.findall(_BOARD_TAGS, theirs, re.M)
+    ours = re.findall(_BOARD_TAGS, pbn_game_bytes(deals).decode(), re.M)
+    # Board, Dealer and Vulnerable as dealer writes them; dealer's Deal starts with North's
+    # hand, ours (PBN export format) with the dealer's: the same hands
+    assert [t for t in ours if t[0] != "Deal"] == [t for t in tags if t[0] != "Deal"]
+    ours_deals = [v for k, v in ours if k == "Deal"]
+    their_deals = [v for k, v in tags if k == "Deal"]
+    dealers = [v for k, v in tags if k == "Dealer"]
+    assert [d[0] for d in ours_deals] == dealers
+    assert [parse_pbn_deal(d) for d in ours_deals] == [parse_pbn_deal(d) for d in their_deals]
+    assert pbn_deal_bytes(deals).decode() == "".join(d + "\n" for d in their_deals)
 
 
 def test_parse_oneline_reads_hand_made_lines_and_refuses_bad_ones() -> None:
@@ -126,15 +141,63 @@ def _boards(deals: DealArray, first: int) -> list[Board]:
     return [Board.standard(first + i, tuple(d.piles)) for i, d in enumerate(deals)]  # type: ignore[arg-type]
 
 
-def test_pbn_file_is_the_existing_writers_byte_for_byte_across_batches() -> None:
+_MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer")
+_MANDATORY += ("Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
+
+
+def _export_game(board: Board, generator: str, event: str = "?") -> str:
+    """One game of a PBN 2.1 export file, written here from the standard's rules (LF ends).
+
+    The seven-tag roster and the rest of the mandatory tags in their order, unknown
+    values ``?``, the Deal from the dealer's hand clockwise, one tag a line, then the
+    supplemental Generator tag and an empty line.
+    """
+    seats = "NESW"
+    at = seats.index(board.dealer)
+    hands = [board.hands[(at + k) % 4] for k in range(4)]
+    deal = f"{board.dealer}:" + " ".join(format_pbn_hand(h) for h in hands)
+    values = {"Event": event, "Board": str(board.number), "Dealer": board.dealer}
+    values |= {"Vulnerable": board.vulnerable, "Deal": deal}
+    lines = [f'[{tag} "{values.get(tag, "?")}"]' for tag in _MANDATORY]
+    return "\n".join([*lines, f'[Generator "{generator}"]', "", ""])
+
+
+def test_pbn_file_is_the_export_format_byte_for_byte_across_batches() -> None:
     deals = deal_array(300, seed="pbn games")
-    for first in (1, 650):
+    for first, newline in ((1, "\r\n"), (650, "\r\n"), (3, "\n")):
         out = io.BytesIO()
-        with PbnWriter(out, BRIDGE, first_board=first, generator="croupier test") as w:
+        with PbnWriter(
+            out, BRIDGE, first_board=first, generator="croupier test", newline=newline
+        ) as w:
             for lo, hi in ((0, 7), (7, 7), (7, 200), (200, 300)):
                 w.write(deals[lo:hi])
-        expected = format_pbn_file(_boards(deals, first), generator="croupier test")
+        games = "".join(_export_game(b, "croupier test") for b in _boards(deals, first))
+        expected = ("% PBN 2.1\n% EXPORT\n" + games).replace("\n", newline)
         assert out.getvalue().decode() == expected
+        # and the scalar writer of board records (croupier convert) writes the same bytes
+        records = [BoardRecord.from_board(b) for b in _boards(deals, first)]
+        scalar = format_pbn_records(records, generator="croupier test", newline=newline)
+        assert out.getvalue().decode() == scalar
+    out = io.BytesIO()
+    with PbnWriter(out, BRIDGE, first_board=990, event="Cup", date="2026.12.01") as w:
+        w.write(deals[:10])
+    records = [BoardRecord.from_board(b) for b in _boards(deals[:10], 990)]
+    assert out.getvalue().decode() == format_pbn_records(records, event="Cup", date="2026.12.01")
+    assert b"\r" not in pbn_game_bytes(deals[:3], newline="\n")
+    assert pbn_game_bytes(deals[:3]).count(b"\r\n") == 3 * 17  # 16 tags and an empty line
+
+
+def test_pbn_comments_and_event_go_where_the_export_format_puts_them() -> None:
+    out = io.BytesIO()
+    with PbnWriter(out, BRIDGE, event='Club "A"', comments=["one", "two"], generator="g") as w:
+        w.write(deal_array(1, seed="c"))
+    lines = out.getvalue().decode().split("\r\n")
+    assert lines[:5] == ["% PBN 2.1", "% EXPORT", "% one", "% two", '[Event "Club \\"A\\""]']
+    assert lines[-3:] == ['[Generator "g"]', "", ""]
+    with pytest.raises(FileFormatError, match="must be one line"):
+        PbnWriter(io.BytesIO(), BRIDGE, comments=["two\nlines"])
+    with pytest.raises(BulkWriterError, match="newline="):
+        PbnWriter(io.BytesIO(), BRIDGE, newline="\r")
 
 
 def test_pbn_file_parses_in_endplay_to_the_same_deals() -> None:
@@ -142,7 +205,7 @@ def test_pbn_file_parses_in_endplay_to_the_same_deals() -> None:
     out = io.BytesIO()
     with PbnWriter(out, BRIDGE, first_board=5) as w:
         w.write(deals)
-    parsed = endplay_pbn.load(io.StringIO(out.getvalue().decode()))
+    parsed = endplay_pbn.load(io.StringIO(out.getvalue().decode(), newline=""))
     assert len(parsed) == 120
     seats = {"N": "north", "E": "east", "S": "south", "W": "west"}
     vuls = {"None": "none", "NS": "ns", "EW": "ew", "All": "both"}
@@ -162,7 +225,52 @@ def test_pbn_board_numbers_go_past_999_with_the_standard_cycles() -> None:
     cycle = ["EW", "None", "NS", "EW", "All", "NS", "EW", "All"]
     cycle += ["None", "EW", "All", "None", "NS", "All", "None", "NS"]
     assert re.findall(r'\[Dealer "(.)"\]', text) == ["WNES"[b % 4] for b in boards]
+    assert re.findall(r'\[Deal "(.):', text) == ["WNES"[b % 4] for b in boards]
     assert re.findall(r'\[Vulnerable "(\w+)"\]', text) == [cycle[b % 16] for b in boards]
+    lin = lin_bytes(deal_array(20, seed="far"), first_board=9990).decode()
+    assert re.findall(r"md\|(\d)", lin) == ["2341"[b % 4] for b in boards]  # 1 is South
+    lin_vul = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
+    assert re.findall(r"\|sv\|(.)\|", lin) == [lin_vul[cycle[b % 16]] for b in boards]
+
+
+# -- LIN -------------------------------------------------------------------------------------
+
+
+def test_lin_is_the_scalar_writer_byte_for_byte_across_batches_and_chunks() -> None:
+    deals = deal_array(text_module.CHUNK_ROWS + 300, seed="lin boards")
+    for first, cuts in ((1, (0, 5, 5, 900)), (650, (0, 349))):
+        out = io.BytesIO()
+        with LinWriter(out, BRIDGE, first_board=first) as w:
+            for lo, hi in itertools.pairwise(cuts):
+                w.write(deals[lo:hi])
+        expected = [format_lin_board(b) for b in _boards(deals[: cuts[-1]], first)]
+        assert out.getvalue().decode().split("\n") == [*expected, ""]
+        records = [BoardRecord.from_board(b) for b in _boards(deals[: cuts[-1]], first)]
+        assert out.getvalue().decode() == format_lin_records(records)
+    # one call past a chunk border, boards 1..999 over and over
+    lines = lin_bytes(deals).decode().splitlines()
+    picks = [0, 998, text_module.CHUNK_ROWS - 1, text_module.CHUNK_ROWS, len(deals) - 1]
+    for i in picks:
+        board = Board.standard(i % 999 + 1, tuple(deals[i].piles))  # type: ignore[arg-type]
+        assert lines[i].replace(f"Board {i + 1}|", f"Board {i % 999 + 1}|") == format_lin_board(
+            board
+        )
+
+
+def test_lin_reads_back_in_endplay_to_the_same_boards() -> None:
+    deals = deal_array(200, seed="lin endplay")
+    parsed = endplay_lin.loads(lin_bytes(deals, first_board=700).decode())
+    assert len(parsed) == 200
+    seats = ("north", "east", "south", "west")
+    vuls = {"None": "none", "NS": "ns", "EW": "ew", "All": "both"}
+    for i, (board, deal) in enumerate(zip(parsed, deals, strict=True)):
+        number = 700 + i
+        assert board.board_num == number
+        assert board.dealer.name == seats[(number - 1) % 4]
+        ours = Board.standard(number, tuple(deal.piles))  # type: ignore[arg-type]
+        assert board.vul.name == vuls[ours.vulnerable]
+        hands = parse_pbn_deal(board.deal.to_pbn())
+        assert [list(h) for h in hands] == [list(p) for p in deal.piles]
 
 
 def test_pbn_deal_strings_match_the_scalar_formatter_and_endplay() -> None:
@@ -182,6 +290,8 @@ def test_pbn_formats_refuse_other_layouts_in_one_line() -> None:
             lambda: pbn_deal_bytes(deals),  # noqa: B023
             lambda: pbn_game_bytes(deals),  # noqa: B023
             lambda: open_writer("pbn", io.BytesIO(), layout),  # noqa: B023
+            lambda: LinWriter(io.BytesIO(), layout),  # noqa: B023
+            lambda: lin_bytes(deals),  # noqa: B023
         ):
             with pytest.raises(BulkWriterError, match=f"needs a bridge layout.*{game}") as info:
                 make()
@@ -191,6 +301,8 @@ def test_pbn_formats_refuse_other_layouts_in_one_line() -> None:
 def test_bad_options_and_misuse_are_one_line_errors() -> None:
     with pytest.raises(BulkWriterError, match=r"first_board=0 must be"):
         PbnWriter(io.BytesIO(), BRIDGE, first_board=0)
+    with pytest.raises(BulkWriterError, match=r"first_board=True must be"):
+        LinWriter(io.BytesIO(), BRIDGE, first_board=True)
     with pytest.raises(FileFormatError, match="must be one line"):
         PbnWriter(io.BytesIO(), BRIDGE, event="two\nlines")
     with pytest.raises(UnknownBulkFormatError, match="'csv'; expected one of oneline"):
@@ -333,6 +445,8 @@ def _read_back(fmt: str, data: bytes, layout: Any) -> np.ndarray[Any, Any]:
         boards = endplay_pbn.load(io.StringIO(data.decode()))
         # a file of no games is its header alone, which endplay reads as one empty board
         pbn = [b.deal.to_pbn() for b in boards if b.deal.to_pbn() != "N:... ... ... ..."]
+    elif fmt == "lin":
+        pbn = [b.deal.to_pbn() for b in endplay_lin.loads(data.decode())]
     elif fmt == "pbn-deal":
         pbn = data.decode().splitlines()
     else:
@@ -377,7 +491,7 @@ def test_an_interrupted_batch_writes_nothing_and_the_file_stays_valid(
             raise KeyboardInterrupt
         return real(*args)
 
-    for fmt in ("pbn", "oneline", "jsonl"):
+    for fmt in ("pbn", "lin", "oneline", "jsonl"):
         out = io.BytesIO()
         w = open_writer(fmt, out, BRIDGE)
         w.write(first)

@@ -147,3 +147,9 @@ def test_deprecated_names_warn_on_stderr(cli: CliRunner) -> None:
         "warning: order name 'seed' is deprecated; use 'suit-ace-low' (the same order)"
     ]
     assert new.err == ""
+
+
+def test_walk_includes_the_board_file_converter() -> None:
+    # croupier convert is registered like every command and walked by the tests above
+    assert "convert" in LEAF_IDS
+    assert COMMANDS["convert"].module == "croupier.cli.convert_cmd"

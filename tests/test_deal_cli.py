@@ -9,11 +9,14 @@ import re
 import shlex
 
 import pytest
+from endplay.parsers import lin as endplay_lin
+from endplay.parsers import pbn as endplay_pbn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import croupier
 from croupier.cards import Card, Rank, Suit
-from croupier.cli.deal_cmd import SEEDED_LABEL
+from croupier.cli.deal_cmd import BULK_SEEDED_LABEL, SEEDED_LABEL
 from croupier.dealing import deal_from_number, deal_many, make_layout
 from croupier.errors import DealNotationError, LayoutError
 from croupier.formats.deal_csv import format_deals_csv
@@ -219,9 +222,9 @@ def test_cli_json_single_and_many(cli: CliRunner) -> None:
 
 
 def test_cli_same_seed_same_output(cli: CliRunner) -> None:
-    a = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn"])
-    b = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn"])
-    c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn"])
+    a = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn-deal"])
+    b = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn-deal"])
+    c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn-deal"])
     assert a.out == b.out != c.out
     # A seeded run is labelled in its output too: a PBN comment line, then the deals.
     assert a.out.splitlines()[0] == f"% {SEEDED_LABEL}" and len(a.out.splitlines()) == 3
@@ -235,12 +238,14 @@ def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> Non
     assert first.startswith("seeded: ") and "croupier-seeded/1" in first
     assert "secret" in first and "reproducible" in first
     assert text.out.splitlines()[1].startswith("bridge deal ")  # then the deal as before
-    assert pbn.out.splitlines()[0] == f"% {first}"  # a PBN comment line
+    # a PBN comment line after the two lines that start every PBN export file
+    assert pbn.out.split("\r\n")[:3] == ["% PBN 2.1", "% EXPORT", f"% {first}"]
     for r in (text, pbn):  # the label never quotes the seed itself
         assert seed not in r.out
     # Not seeded: no label; JSON says where the deal came from in its "source" field.
-    for args in (["deal"], ["deal", "--format", "pbn"], ["deal", "--entropy", "hex:" + "5a" * 24]):
+    for args in (["deal"], ["deal", "--format", "pbn-deal"], ["deal", "--entropy", "hex:5a" * 24]):
         assert not cli(args).out.startswith(("seeded", "%"))
+    assert "seeded" not in cli(["deal", "--format", "pbn"]).out
     assert json.loads(cli(["deal", "--seed", seed, "--json"]).out)["source"] == "seeded"
     jsonl = cli(["deal", "--seed", seed, "-n", "2", "-f", "jsonl"]).out.splitlines()
     assert [json.loads(line)["source"] for line in jsonl] == ["seeded", "seeded"]
@@ -278,7 +283,9 @@ def test_cli_rank_unrank_round_trip(cli: CliRunner) -> None:
         (["deal", "--hands", "30,30"], "need 60 cards"),
         (["deal", "--players", "0"], "at least 1"),
         (["deal", "war", "--players", "3"], "war is played by 2"),
-        (["deal", "euchre", "--format", "pbn"], "PBN deals need"),
+        (["deal", "euchre", "--format", "pbn"], "PBN games need"),
+        (["deal", "euchre", "--format", "pbn-deal"], "PBN deals need"),
+        (["deal", "skat", "--format", "lin"], "LIN boards need"),
         (["deal", "--method", "nope"], "unknown deal method"),
         (["deal", "--count", "0"], "--count"),
         (["deal", "--entropy", "dice:" + ",".join("4" * 30)], "need at least 7 more d6"),
@@ -379,7 +386,7 @@ def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
 # -- where the randomness came from, and dice -----------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", ["text", "pbn", "csv", "json", "jsonl"])
+@pytest.mark.parametrize("fmt", ["text", "pbn", "pbn-deal", "lin", "csv", "json", "jsonl"])
 @pytest.mark.parametrize(
     "source_args,note",
     [
@@ -400,16 +407,22 @@ def test_cli_says_where_the_randomness_came_from_on_stderr(
     assert note not in r.out  # stdout stays clean for machine formats
     if fmt == "json":
         assert json.loads(r.out)["source"] in {"os-csprng", "seeded", "entropy"}
-    elif fmt == "pbn":
+    elif fmt == "pbn-deal":
         lines = r.out.splitlines()
         if "--seed" in source_args:  # the seeded label is a PBN comment line
             assert lines.pop(0) == f"% {SEEDED_LABEL}"
         assert not any(line.startswith("%") for line in lines)
         parse_pbn_deal(lines[0])
+    elif fmt == "pbn":
+        comments = [line for line in r.out.split("\r\n") if line.startswith("%")]
+        seeded = ["% " + SEEDED_LABEL] if "--seed" in source_args else []
+        assert comments == ["% PBN 2.1", "% EXPORT", *seeded]
+    elif fmt == "lin":
+        assert r.out.startswith("pn|") and r.out.count("\n") == 1  # no label line in LIN
 
 
 def test_cli_short_seed_is_loudly_labelled(cli: CliRunner) -> None:
-    r = cli(["deal", "--seed", "42", "--count", "2", "--format", "pbn"])
+    r = cli(["deal", "--seed", "42", "--count", "2", "--format", "pbn-deal"])
     assert r.code == 0
     warning, note = r.err.splitlines()
     assert warning.startswith("warning: the seed has at most 16 bits") and "2^95.4" in warning
@@ -543,7 +556,7 @@ def test_cli_help_lists_every_registered_choice(cli: CliRunner) -> None:
     deal_help = _help(cli, "deal")
     for name in [*GAMES, *METHODS, *scheme_names(), *DECK_PRESETS]:
         assert name in deal_help
-    assert "text, json, jsonl, pbn, csv" in deal_help
+    assert "text, json, jsonl, pbn, pbn-deal, lin, csv" in deal_help
     for command in ["rank", "unrank"]:
         assert all(s in _help(cli, command) for s in scheme_names())
     assert all(m in _help(cli, "entropy") for m in METHODS)
@@ -600,3 +613,159 @@ def test_cli_default_method_is_the_library_default() -> None:
 
     library = inspect.signature(deal_many).parameters["method"].default
     assert inspect.signature(deal_command).parameters["method"].default == library == "optimal"
+
+
+# -- board formats: PBN games and LIN -------------------------------------------------------
+
+# The standard cycles, written out by hand: the dealer of board b is N E S W for
+# (b - 1) % 4 = 0 1 2 3; the vulnerability of boards 1..16 repeats every 16 boards.
+_VUL_CYCLE = ["None", "NS", "EW", "All", "NS", "EW", "All", "None"]
+_VUL_CYCLE += ["EW", "All", "None", "NS", "All", "None", "NS", "EW"]
+_ENDPLAY_SEATS = {"north": "N", "east": "E", "south": "S", "west": "W"}
+_ENDPLAY_VUL = {"none": "None", "ns": "NS", "ew": "EW", "both": "All"}
+
+
+def _standard(board: int) -> tuple[int, str, str]:
+    return board, "NESW"[(board - 1) % 4], _VUL_CYCLE[(board - 1) % 16]
+
+
+def _hand_sets(pbn: str) -> list[set[str]]:
+    return [{c.code for c in hand} for hand in parse_pbn_deal(pbn)]
+
+
+def _read_with_endplay(fmt: str, text: str) -> list[tuple[tuple[int, str, str], list[set[str]]]]:
+    """Board number, dealer, vulnerability and hands of every board, as endplay reads them."""
+    boards = endplay_pbn.loads(text) if fmt == "pbn" else endplay_lin.loads(text)
+    return [
+        (
+            (b.board_num, _ENDPLAY_SEATS[b.dealer.name], _ENDPLAY_VUL[b.vul.name]),
+            _hand_sets(b.deal.to_pbn()),
+        )
+        for b in boards
+    ]
+
+
+def _json_deals(cli: CliRunner, args: list[str]) -> list[list[set[str]]]:
+    doc = json.loads(cli(["deal", *args, "--format", "json"]).out)
+    return [_hand_sets(d["pbn"]) for d in doc["deals"]]
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "lin"])
+@pytest.mark.parametrize("engine", ["deal", "bulk"])
+def test_board_formats_read_back_in_endplay_as_the_json_deals(
+    cli: CliRunner, fmt: str, engine: str
+) -> None:
+    args = ["--seed", f"boards {fmt} {engine}", "-n", "21", "--engine", engine]
+    r = cli(["deal", *args, "--format", fmt, "--first-board", "14"])
+    assert r.code == 0, r.err
+    boards = _read_with_endplay(fmt, r.out)
+    assert [facts for facts, _ in boards] == [_standard(b) for b in range(14, 35)]
+    assert [hands for _, hands in boards] == _json_deals(cli, args)
+    default = _read_with_endplay(fmt, cli(["deal", *args, "--format", fmt]).out)
+    assert [facts for facts, _ in default] == [_standard(b) for b in range(1, 22)]
+    assert [hands for _, hands in default] == [hands for _, hands in boards]
+
+
+def test_pbn_is_a_strict_export_file(cli: CliRunner) -> None:
+    args = ["--seed", "export", "-n", "3"]
+    r = cli(["deal", *args, "-f", "pbn", "--first-board", "7", "-e", 'Club "night"'])
+    assert r.code == 0, r.err
+    first_deal = json.loads(cli(["deal", *args, "--json"]).out)["deals"][0]["pbn"]
+    north, east, south, west = first_deal[2:].split(" ")
+    # board 7: South deals, both sides vulnerable; the deal starts with South's hand
+    game = ['[Event "Club \\"night\\""]', '[Site "?"]', '[Date "?"]', '[Board "7"]']
+    game += ['[West "?"]', '[North "?"]', '[East "?"]', '[South "?"]', '[Dealer "S"]']
+    game += ['[Vulnerable "All"]', f'[Deal "S:{south} {west} {north} {east}"]']
+    game += ['[Scoring "?"]', '[Declarer "?"]', '[Contract "?"]', '[Result "?"]']
+    game += [f'[Generator "croupier {croupier.__version__}"]', ""]
+    head = ["% PBN 2.1", "% EXPORT", f"% {SEEDED_LABEL}"]
+    lines = r.out.split("\r\n")
+    assert lines[:20] == head + game
+    assert "\n" not in r.out.replace("\r\n", "")  # every line ends with CR LF
+    assert lines[-3:] == ['[Generator "croupier ' + croupier.__version__ + '"]', "", ""]
+    assert len(lines) == 3 + 3 * 17 + 1
+    lf = cli(["deal", *args, "-f", "pbn", "--first-board", "7", "-e", 'Club "night"', "--lf"])
+    assert lf.out == r.out.replace("\r\n", "\n")
+
+
+def test_lin_is_one_board_a_line_as_bbo_writes_it(cli: CliRunner) -> None:
+    args = ["--seed", "lin", "-n", "2"]
+    r = cli(["deal", *args, "-f", "lin", "--first-board", "16"])
+    assert r.code == 0, r.err
+    deals = [
+        d["pbn"][2:].split(" ") for d in json.loads(cli(["deal", *args, "--json"]).out)["deals"]
+    ]
+
+    def lin_hand(pbn_hand: str) -> str:
+        return "".join(s + h for s, h in zip("SHDC", pbn_hand.split("."), strict=True))
+
+    expected = []
+    for (n, e, s, w), board, dealer, vul in zip(deals, (16, 17), "23", "eo", strict=True):
+        hands = ",".join(lin_hand(h) for h in (s, w, n, e))  # LIN: South, West, North, East
+        expected.append(f"pn|,,,|st||md|{dealer}{hands}|rh||ah|Board {board}|sv|{vul}|pg||")
+    assert r.out == "\n".join(expected) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "lin", "pbn-deal"])
+@pytest.mark.parametrize("engine", ["deal", "bulk"])
+def test_the_first_boards_do_not_depend_on_count(cli: CliRunner, fmt: str, engine: str) -> None:
+    # (the deal engine deals one deal alone without its 32-bit margin, as the golden
+    # vectors pin it, so -n 1 holds another deal there: its runs agree from -n 2 on)
+    counts = (1, 4, 40) if engine == "bulk" else (2, 4, 40)
+    runs = [
+        cli(["deal", "--seed", "prefix", "-f", fmt, "--engine", engine, "-n", str(n)]).out
+        for n in counts
+    ]
+    assert runs[2].startswith(runs[1]) and runs[1].startswith(runs[0])
+    assert len(runs[0]) < len(runs[1]) < len(runs[2])
+
+
+def test_published_seeds_keep_their_deals_in_the_board_formats(cli: CliRunner) -> None:
+    # the deal engine's golden vectors: PBN and LIN hold the pinned deals of that seed
+    case = json.loads((VECTORS / "deal_golden.json").read_text(encoding="utf-8"))["cases"][0]
+    assert (case["game"], case["method"]) == ("bridge", "optimal")
+    pinned = [[set(p.split()) for p in d["piles"]] for d in case["deals"]]
+    args = ["--seed", case["seed"], "-n", str(case["count"])]
+    for fmt in ("pbn", "lin"):
+        boards = _read_with_endplay(fmt, cli(["deal", *args, "-f", fmt]).out)
+        assert [hands for _, hands in boards] == pinned
+    # the bulk engine's: pbn with --engine bulk and the old name pbn-games
+    rows = json.loads((VECTORS / "bulk.json").read_text())["bridge|croupier-bulk golden|0"][:6]
+    deck = [c.code for c in make_layout("bridge").deck]
+    expected = [
+        [{deck[c] for c, o in enumerate(row) if int(o) == p} for p in range(4)] for row in rows
+    ]
+    bulk_args = ["--seed", "croupier-bulk golden", "-n", "6"]
+    new = cli(["deal", *bulk_args, "-f", "pbn", "--engine", "bulk"]).out
+    assert [hands for _, hands in _read_with_endplay("pbn", new)] == expected
+    old = cli(["deal", *bulk_args, "-f", "pbn-games"])
+    assert old.out == new.replace(f"% {SEEDED_LABEL}", f"% {BULK_SEEDED_LABEL}")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-f", "pbn", "--first-board", "0"], "--first-board must be a board number 1..999, got 0"),
+        (["-f", "lin", "--first-board", "1000"], "1..999, got 1000"),
+        (["-f", "pbn", "--first-board", "990", "-n", "11"], "would reach board 1,000"),
+        (["-f", "lin", "-n", "1000"], "deal at most 999 boards, or use --format pbn-deal"),
+        (["-f", "pbn-games", "-n", "5000"], "would reach board 5,000"),
+        (["-f", "text", "--first-board", "3"], "--format text has no board numbers"),
+        (["-f", "pbn-deal", "--first-board", "3"], "--first-board numbers the boards"),
+        (["-f", "lin", "-e", "Cup"], "--event is the Event tag of PBN games"),
+        (["-f", "json", "--lf"], "--lf gives --format pbn LF line ends"),
+        (["-f", "pbn", "-e", "two\nlines"], "must be one line"),
+        (["euchre", "-f", "pbn"], "use another --format (text, json, jsonl, csv)"),
+        (
+            ["holdem", "-f", "lin", "--engine", "bulk"],
+            "(text, json, jsonl, csv, oneline, npy, npz)",
+        ),
+    ],
+)
+def test_board_options_are_checked_before_dealing(
+    cli: CliRunner, args: list[str], message: str
+) -> None:
+    r = cli(["deal", *args])
+    assert r.code == 2 and r.out == ""
+    assert len(r.err.splitlines()) == 1 and r.err.startswith("error: ")
+    assert message in r.err

@@ -20,6 +20,7 @@ from croupier.cli.deal_cmd import (
     BULK_ONLY_FORMATS,
     BULK_SEEDED_LABEL,
     BULK_WRITER_NAMES,
+    PER_DEAL_FORMATS,
     PROGRESS_MIN_DEALS,
     SEEDED_LABEL,
     WRITERS,
@@ -61,16 +62,17 @@ def test_formats_are_the_deal_formats_then_the_bulk_only_ones() -> None:
     from typing import get_args
 
     formats = get_args(DealFormat)
-    assert formats[: len(WRITERS)] == tuple(WRITERS)
+    assert formats[: len(PER_DEAL_FORMATS)] == PER_DEAL_FORMATS
     assert set(formats) == set(WRITERS) | set(BULK_WRITER_NAMES)
-    assert tuple(f for f in formats if f not in WRITERS) == BULK_ONLY_FORMATS
-    # every bulk writer is reachable from the command line, under one name
+    assert tuple(f for f in formats if f not in PER_DEAL_FORMATS) == BULK_ONLY_FORMATS
+    # every bulk writer is reachable from the command line under its own name
     from croupier.bulk.writers import BULK_FORMATS
 
-    assert sorted(BULK_WRITER_NAMES.values()) == sorted(BULK_FORMATS)
+    assert all(BULK_WRITER_NAMES[name] == name for name in BULK_FORMATS)
+    assert BULK_WRITER_NAMES["pbn-games"] == "pbn"  # the old name of pbn with the bulk engine
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "pbn", "csv"])
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "pbn", "pbn-deal", "lin", "csv"])
 def test_published_formats_keep_the_deal_engine(cli: CliRunner, fmt: str) -> None:
     assert default_engine(fmt) == "deal"  # type: ignore[arg-type]
     plain = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt])
@@ -100,31 +102,34 @@ def test_oneline_is_dealers_layout_read_by_an_independent_parser(cli: CliRunner)
         assert [set(h) for h in hands] == [set(p) for p in expected.piles]
 
 
-def test_bulk_pbn_is_one_deal_string_per_line_like_the_deal_engine(cli: CliRunner) -> None:
-    r = cli(["deal", "--engine", "bulk", "-n", "5", "-f", "pbn", "--seed", "pbn"])
+def test_bulk_pbn_deal_is_one_deal_string_per_line_like_the_deal_engine(cli: CliRunner) -> None:
+    r = cli(["deal", "--engine", "bulk", "-n", "5", "-f", "pbn-deal", "--seed", "pbn"])
     assert r.code == 0
     lines = r.out.splitlines()
     assert lines[0] == f"% {BULK_SEEDED_LABEL}" and lines[0] != f"% {SEEDED_LABEL}"
     assert lines[1:] == [format_pbn_deal(d.piles) for d in bulk(5, "pbn")]
-    # the deal engine's pbn from the same seed: same layout of lines, other deals
-    old = cli(["deal", "-n", "5", "-f", "pbn", "--seed", "pbn"]).out.splitlines()
+    # the deal engine's pbn-deal from the same seed: same layout of lines, other deals
+    old = cli(["deal", "-n", "5", "-f", "pbn-deal", "--seed", "pbn"]).out.splitlines()
     assert old[0] == f"% {SEEDED_LABEL}" and old[1:] != lines[1:]
 
 
-def test_pbn_games_number_the_boards_and_carry_the_label_after_the_header(
-    cli: CliRunner,
+@pytest.mark.parametrize("fmt", ["pbn-games", "pbn"])
+def test_bulk_pbn_games_number_the_boards_and_carry_the_label_after_the_header(
+    cli: CliRunner, fmt: str
 ) -> None:
-    r = cli(["deal", "-n", "17", "-f", "pbn-games", "--seed", "games"])
+    r = cli(["deal", "-n", "17", "-f", fmt, "--engine", "bulk", "--seed", "games"])
     assert r.code == 0
-    lines = r.out.splitlines()
-    assert lines[0] == "% PBN 2.1" and f"% {BULK_SEEDED_LABEL}" in lines[:6]
+    lines = r.out.split("\r\n")
+    assert lines[:3] == ["% PBN 2.1", "% EXPORT", f"% {BULK_SEEDED_LABEL}"]
     boards = [ln for ln in lines if ln.startswith("[Board ")]
     assert boards[0] == '[Board "1"]' and boards[-1] == '[Board "17"]'
     # board 17 starts the cycles again: dealer North, nobody vulnerable (board 1's)
     last = lines[lines.index('[Board "17"]') :]
     assert '[Dealer "N"]' in last and '[Vulnerable "None"]' in last
     deals = [ln[len('[Deal "') : -2] for ln in lines if ln.startswith("[Deal ")]
-    assert deals == [format_pbn_deal(d.piles) for d in bulk(17, "games")]
+    assert [d[0] for d in deals] == list("NESW" * 4 + "N")  # from the dealer's hand
+    expected = [[set(p) for p in d.piles] for d in bulk(17, "games")]
+    assert [[set(h) for h in parse_pbn_deal(d)] for d in deals] == expected
 
 
 def test_bulk_jsonl_objects(cli: CliRunner) -> None:
@@ -178,7 +183,7 @@ def test_json_flag_is_format_json_with_the_bulk_engine(cli: CliRunner) -> None:
 def test_prefix_stability_through_the_cli(cli: CliRunner) -> None:
     """The first K deals of --count N are the same for every N >= K, across batch borders."""
     runs = {
-        n: cli(["deal", "--engine", "bulk", "-f", "pbn", "-n", str(n), "--seed", "prefix"])
+        n: cli(["deal", "--engine", "bulk", "-f", "pbn-deal", "-n", str(n), "--seed", "prefix"])
         for n in (1, 7, 70_000)
     }
     lines = {n: r.out.splitlines()[1:] for n, r in runs.items()}
@@ -204,8 +209,8 @@ def test_prefix_stability_through_the_cli(cli: CliRunner) -> None:
         (["-f", "npz", "--engine", "bulk"], "never written to standard output"),
         (["-f", "oneline", "-n", str(10**10 + 1)], "at most 10,000,000,000"),
         (["-n", str(10**9 + 1)], "--engine bulk deals up to 10,000,000,000"),
-        (["euchre", "-f", "pbn-games"], "PBN deals need four hands"),
-        (["euchre", "--engine", "bulk", "-f", "pbn"], "use another --format (text, json"),
+        (["euchre", "-f", "pbn-games"], "PBN games need four hands"),
+        (["euchre", "--engine", "bulk", "-f", "pbn-deal"], "use another --format (text, json"),
     ],
 )
 def test_incompatible_options_are_one_line_errors(
@@ -246,7 +251,7 @@ def test_out_never_overwrites_unless_asked(cli: CliRunner, tmp_path: Path) -> No
     assert [p.name for p in tmp_path.iterdir()] == ["deals.txt"]
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "csv", "pbn", "jsonl"])
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "pbn", "pbn-deal", "lin", "jsonl"])
 def test_out_holds_exactly_what_stdout_shows(cli: CliRunner, tmp_path: Path, fmt: str) -> None:
     target = tmp_path / f"deals.{fmt}"
     shown = cli(["deal", "-n", "3", "-f", fmt, "--seed", "same bytes"])
@@ -403,7 +408,7 @@ def _on_a_terminal(args: list[str], stdout: Path) -> str:
 def test_progress_bar_on_a_terminal_and_the_deals_on_stdout(tmp_path: Path, engine: str) -> None:
     count = PROGRESS_MIN_DEALS[engine]
     out = tmp_path / "deals.txt"
-    fmt = "pbn"
+    fmt = "pbn-deal"
     args = ["deal", "-n", str(count), "-f", fmt, "--engine", engine, "--seed", "bar"]
     text = _on_a_terminal(args, out)
     assert f"/{count}" in text, text[-2000:]  # rich's M/N column

@@ -150,6 +150,31 @@ def test_pbn_format_writes_games_a_pbn_reader_reads(cli: CliRunner, notrump: Pat
     ]
 
 
+def test_pbn_games_are_strict_export_with_the_dd_tags_after_the_mandatory_ones(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    script = tmp_path / "lopsided.dlr"
+    script.write_text("produce 5\ncondition hcp(north) + hcp(south) >= 30\n")
+    mandatory = ["Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer"]
+    mandatory += ["Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result"]
+    for extra in ([], ["--dd"]):
+        r = cli(["dealer", str(script), "--seed", "x", "--format", "pbn", "--quiet", *extra])
+        assert r.code == 0, r.err
+        assert r.out.startswith("% PBN 2.1\r\n% EXPORT\r\n")
+        assert "\n" not in r.out.replace("\r\n", "")  # CR LF line ends only
+        games = r.out.split("\r\n\r\n")
+        assert games[-1] == "" and len(games) == 6
+        for board, game in enumerate(games[:5], start=1):
+            names = [ln[1:].split(" ")[0] for ln in game.split("\r\n") if ln.startswith("[")]
+            assert names[:16] == [*mandatory, "Generator"]
+            if extra:  # the analysis follows the game's own tags
+                assert names[16] == "DoubleDummyTricks" and names[-1] == "OptimumResultTable"
+            else:
+                assert names[16:] == []
+            dealer = "NESW"[(board - 1) % 4]
+            assert f'[Dealer "{dealer}"]' in game and f'[Deal "{dealer}:' in game
+
+
 def test_script_from_stdin_and_to_a_file(tmp_path: Path) -> None:
     out = tmp_path / "deals.txt"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}

@@ -68,7 +68,7 @@ from croupier.dealing.evaluation import parse_shape
 from croupier.dealing.layout import game_names
 from croupier.decks import MAX_SHOE_DECKS, deck_names, make_deck
 from croupier.errors import CroupierError
-from croupier.formats.board_files import read_boards, render_boards
+from croupier.formats.board_files import read_board_file, read_boards, render_boards
 from croupier.formats.deal_text import parse_deal_piles
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal, parse_pbn_hand
 from croupier.moves import parse_faro_mode
@@ -590,7 +590,7 @@ PARSERS = [
     Target("get_scheme", get_scheme, text_inputs([*scheme_names(), "-", ":"], scheme_names())),
 ]
 
-BOARD_FILE_FORMATS = ["pbn", "lin", "dlm", "csv", "lines", "dup"]
+BOARD_FILE_FORMATS = ["pbn", "lin", "dlm", "csv", "lines", "dup", "json"]
 BOARD_FILES = {fmt: [render_boards(BOARDS[:k], fmt) for k in (1, 3)] for fmt in BOARD_FILE_FORMATS}
 
 
@@ -600,6 +600,14 @@ def _board_reader(fmt: str) -> Callable[[bytes], object]:
 
 PARSERS += [
     Target(f"read_boards({fmt})", _board_reader(fmt), bytes_inputs(BOARD_FILES[fmt]))
+    for fmt in BOARD_FILE_FORMATS
+]
+PARSERS += [
+    Target(
+        f"read_board_file({fmt})",
+        lambda data, fmt=fmt: read_board_file(data, fmt, source="f", partial=True),
+        bytes_inputs(BOARD_FILES[fmt]),
+    )
     for fmt in BOARD_FILE_FORMATS
 ]
 PARSERS.append(
@@ -699,6 +707,7 @@ SAMPLE_FILES = {
     "boards.txt": BOARD_FILES["lines"][1],
     "boards.dup": BOARD_FILES["dup"][1],
     "boards.pbn": BOARD_FILES["pbn"][1],
+    "boards.json": BOARD_FILES["json"][1],
     "items.txt": b"one\ntwo\r\nthree\n",
     "nt.dlr": b"generate 3000\nproduce 3\nnt = shape(north, any 4333 + any 4432)"
     b" && hcp(north) >= 15\ncondition nt\naction printoneline, average hcp(south)\n",
@@ -709,7 +718,7 @@ SAMPLE_FILES = {
 }
 FILE_NAMES = [*SAMPLE_FILES, "missing.pbn", "new.sqd", "new.sqk", "new.key", "new.pbn", "new.dup"]
 SAFE_NAMES = st.from_regex(
-    r"[a-z]{1,6}(\.(pbn|lin|dlm|dup|csv|txt|html|sqd|sqk|key|svg|png))?", fullmatch=True
+    r"[a-z]{1,6}(\.(pbn|lin|dlm|dup|csv|txt|json|html|sqd|sqk|key|svg|png))?", fullmatch=True
 )
 PATHS = st.one_of(
     st.sampled_from(FILE_NAMES),
@@ -755,8 +764,8 @@ VOCABULARY: dict[str, list[str]] = {
     "spec": SPECS,
     "specs": SPECS,
     "--cards": ["0", "1", "3", "5", "8", "52"],
-    "--to": ["0", "1", "7", "51"],
-    "--from": ["0", "1", "7"],
+    "--to": ["0", "1", "7", "51", "pbn", "lin", "dup", "dlm", "csv", "json", "lines"],
+    "--from": ["0", "1", "7", "pbn", "lin", "dup", "dlm", "csv", "json", "lines"],
     "deal_text": [*PBN_DEALS, "AS KS / AH"],
     "number": ["0", "1", "12345", "53644737765488792839237439999"],
     "--owner": ["o", "Club"],
@@ -776,7 +785,11 @@ VOCABULARY: dict[str, list[str]] = {
     "sqd": ["SYN.sqd", "EV.sqd", "new.sqd"],
     "sqk": ["SYN.sqk"],
     "--keys": ["SYN.sqk", "new.sqk"],
-    "files": ["ONE.pbn", "TWO1.pbn", *(f"boards.{e}" for e in ("pbn", "lin", "dlm", "csv", "dup"))],
+    "files": [
+        "ONE.pbn",
+        "TWO1.pbn",
+        *(f"boards.{e}" for e in ("pbn", "lin", "dlm", "csv", "dup", "json")),
+    ],
     "--out": ["out", "new.pbn", "new.dup", "."],
     "--plot": ["plot.svg", "p.png", "out/x.svg"],
     "--file": ["items.txt", "-", "missing.txt"],
@@ -786,6 +799,8 @@ VOCABULARY: dict[str, list[str]] = {
     "--generate": ["1", "5", "8", "0"],
     "--produce": ["1", "3", "0"],  # and INT_TEXTS' small numbers: few deals for --dd
     "--dealer-seed": ["1", "42", "-3"],
+    "source_path": ["ONE.pbn", "boards.lin", "boards.dlm", "boards.dup", "boards.csv", "-"],
+    "target_path": ["new.pbn", "new.lin", "new.dup", "new.json", "-", "ONE.pbn"],
 }
 """Plausible values per option (long flag) or argument (name); the rest is hostile."""
 

@@ -253,9 +253,9 @@ def test_file_read_errors_name_the_file_and_why(
     def refuse(path: str, mode: str = "r") -> object:
         raise PermissionError(13, "Permission denied", path)
 
-    import croupier.cli.shuffle_cmd as shuffle_cmd
+    import croupier.files as files
 
-    monkeypatch.setattr(shuffle_cmd, "open", refuse, raising=False)
+    monkeypatch.setattr(files, "open", refuse, raising=False)
     r = cli(["shuffle", "--file", "secret.txt"])
     assert r.code == 2 and r.err == "error: cannot read --file 'secret.txt': permission denied\n"
 

@@ -117,8 +117,8 @@ FULL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -"
 
 
 def test_pbn_games_without_blank_lines_are_not_merged() -> None:
-    text = format_pbn_file(BOARDS[:3]).replace("\n\n", "\n")
-    assert "\n\n" not in text
+    text = format_pbn_file(BOARDS[:3]).replace("\r\n\r\n", "\r\n")
+    assert "\r\n\r\n" not in text and text.count("[Deal ") == 3
     assert parse_pbn_file(text) == BOARDS[:3]
 
 
@@ -135,11 +135,14 @@ def test_csv_rows_with_missing_cells() -> None:
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('[Board "1"]\n[Deal "N:AKQ"]\n', "x.pbn line 1 (board 1): PBN deal 'N:AKQ' has 1 hands"),
+        (
+            '[Board "1"]\n[Deal "N:AKQ"]\n',
+            "x.pbn line 1 (game 1): board 1: bad Deal tag: PBN deal 'N:AKQ' has 1 hands",
+        ),
         (f'[Board "1"]\n[Dealer "Q"]\n[Deal "{FULL}"]\n', "bad Dealer 'Q'"),
         ('[Board "one"]\n[Deal "N:- - - -"]\n', "Board tag 'one' is not a board number"),
         (f'[Board "1"]\n[Vulnerable "Red"]\n[Deal "{FULL}"]\n', "bad Vulnerable 'Red'"),
-        ('\n[Board "1"\n', "x.pbn line 2: malformed tag"),
+        ('\n[Board "1"\n', "x.pbn: not a PBN file: line 2: malformed tag"),
     ],
 )
 def test_pbn_import_errors(text: str, needle: str) -> None:
@@ -223,7 +226,7 @@ def test_dlm_published_lines(line: str) -> None:
     assert dlm_check_number(letters, 1) == check
     (board,) = parse_dlm_file(f"[Document]\r\nBoard 01={line}\r\n")
     assert sorted(len(h) for h in board.hands) == [13] * 4
-    assert format_dlm_file([board]).splitlines()[3] == f"Board 01={line}"
+    assert f"\r\nBoard 01={line}\r\n" in format_dlm_file([board])
 
 
 def test_dlm_published_decoding() -> None:
@@ -235,13 +238,13 @@ def test_dlm_published_decoding() -> None:
 
 def test_dlm_round_trip_and_errors() -> None:
     text = format_dlm_file(BOARDS)
-    assert text.startswith("[Document]\r\nFrom Board=1\r\nTo Board=20\r\n")
+    assert "\r\nFrom board=1\r\nTo board=20\r\n" in text
     assert parse_dlm_file(text) == BOARDS
     with pytest.raises(FileFormatError, match="line 2"):
         parse_dlm_file("[Document]\nBoard 01=xyz\n")
     with pytest.raises(FileFormatError, match="13 cards"):
         parse_dlm_file("[Document]\nBoard 01=" + "a" * 26 + "000\n")
-    with pytest.raises(FileFormatError, match="no 'Board NN='"):
+    with pytest.raises(FileFormatError, match="not a DLM file"):
         parse_dlm_file("[Other]\nBoard 01=" + "a" * 26 + "\n")
 
 
@@ -315,7 +318,7 @@ def test_lines_are_numbered_from_first_board() -> None:
 @pytest.mark.parametrize(
     ("data", "fmt", "needle"),
     [
-        (b"[Document]\nBoard 00=aaaaaabffffffkkkkkklpppppp000\n", "dlm", "x.f: board number 0"),
+        (b"[Document]\nBoard 00=aaaaaabffffffkkkkkklpppppp000\n", "dlm", "x.f line 2: bad board"),
         (
             format_lin_file(BOARDS[:1]).replace("Board 1|", "Board 1000|").encode(),
             "lin",

@@ -73,10 +73,10 @@ class Tampering:
 
 TAMPERINGS = [
     Tampering("change a card", lambda b, _: [*b[:4], _swap_card(b[4]), *b[5:]], 5, False),
-    Tampering("drop the first board", lambda b, _: b[1:], 1, True),
+    Tampering("drop the first board", lambda b, _: b[1:], 1, False),
     Tampering("drop a middle board", lambda b, _: [*b[:7], *b[8:]], 8, True),
-    Tampering("drop the last board", lambda b, _: b[:-1], 16, True),
-    Tampering("add a genuine board", lambda b, extra: [*b, extra], 17, True),
+    Tampering("drop the last board", lambda b, _: b[:-1], 16, False),
+    Tampering("add a genuine board", lambda b, extra: [*b, extra], 17, False),
     Tampering("duplicate a board", lambda b, _: [*b[:5], b[4], *b[5:]], 5, True),
     Tampering("reorder two boards", lambda b, _: [*b[:2], b[3], b[2], *b[4:]], 3, False),
     Tampering("renumber a board", lambda b, _: [*b[:8], _renumber(b[8], 99), *b[9:]], 9, True),
@@ -84,9 +84,14 @@ TAMPERINGS = [
 
 
 def _write(path: Path, boards: list[Board], fmt: str) -> None:
-    """The board file a tamperer would leave: for DLM the header still says boards 1-16."""
+    """The board file a tamperer would leave: a DLM header edited to span the boards written.
+
+    (Slots outside ``From Board``..``To Board`` are unused, not boards: a board added there
+    without editing the header would never be dealt.)
+    """
     if fmt == "dlm":
-        lines = ["[Document]", "From Board=1", "To Board=16"]
+        numbers = [b.number for b in boards]
+        lines = ["[Document]", f"From Board={min(numbers)}", f"To Board={max(numbers)}"]
         lines += [f"Board {b.number:02d}={dlm_board_value(b.hands, b.number)}" for b in boards]
         path.write_text("\r\n".join(lines) + "\r\n")
     else:
@@ -207,10 +212,11 @@ def test_dlm_specific_tampering(cli: CliRunner, boards_setup: tuple[Path, list[s
     path.write_text(genuine.replace(line7, corrupted))
     r = cli([*verify, *_mode_args("plan"), str(path)])
     assert r.code == 2 and r.err.startswith("error: s1.dlm line 7: board 4 has check number")
-    # a From/To pair that disagrees with the boards, or only one of the two
+    # only one of the two
+    # a From/To pair that leaves a board out: its slot is unused, so the board is missing
     path.write_text(genuine.replace("From Board=1", "From Board=2"))
     r = cli([*verify, *_mode_args("plan"), str(path)])
-    assert r.code == 2 and "s1.dlm: board 1 is outside From Board=2..To Board=16" in r.err
+    assert r.code == 1 and "FAIL s1.dlm board 1: missing from the file" in r.out
     path.write_text(genuine.replace("To Board=16\r\n", ""))
     r = cli([*verify, *_mode_args("plan"), str(path)])
     assert r.code == 2 and "s1.dlm: has a From Board line but no To Board line" in r.err

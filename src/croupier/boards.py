@@ -47,6 +47,7 @@ __all__ = [
     "parse_board_number",
     "parse_board_range",
     "vulnerability",
+    "vulnerability_from_word",
 ]
 
 #: A seat letter, as used for dealers and in PBN.
@@ -123,6 +124,27 @@ def is_vulnerability(value: object) -> TypeGuard[Vulnerability]:
     (True, False)
     """
     return value in VULNERABILITIES
+
+
+#: Spellings of the vulnerabilities in board files (PBN 2.1's list; compared case-insensitively).
+_VULNERABILITY_WORDS: dict[str, Vulnerability] = {
+    "none": "None",
+    "love": "None",
+    "-": "None",
+    "ns": "NS",
+    "ew": "EW",
+    "all": "All",
+    "both": "All",
+}
+
+
+def vulnerability_from_word(word: str) -> Vulnerability | None:
+    """The vulnerability a board file spells ``word`` (``Love``, ``-``, ``Both``...), else ``None``.
+
+    >>> [vulnerability_from_word(w) for w in ("both", " NS ", "x")]
+    ['All', 'NS', None]
+    """
+    return _VULNERABILITY_WORDS.get(word.strip().lower())
 
 
 def dealer(board: int) -> Seat:

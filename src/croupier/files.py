@@ -38,6 +38,7 @@ import re
 import secrets
 import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
@@ -51,6 +52,7 @@ __all__ = [
     "ExistingFileError",
     "FileWriteError",
     "check_new_files",
+    "read_bounded",
     "read_file",
     "remove_stale_temporaries",
     "write_file",
@@ -482,3 +484,32 @@ def read_file(path: Path) -> bytes:
         raise FileFormatError(f"{str(path)!r} is a folder; give a file") from None
     except PermissionError:
         raise FileFormatError(f"file {str(path)!r} cannot be read (permission denied)") from None
+
+
+def read_bounded(path: str, limit: int, *, what: str) -> bytes:
+    """At most ``limit + 1`` bytes of ``path`` (``-``: standard input), so a caller can refuse more.
+
+    Reading stops one byte past ``limit``: a file too large is never read whole.
+    A missing, unreadable or folder path is a one-line error naming ``what``.
+
+    >>> read_bounded("/nonexistent/x.pbn", 10, what="'x.pbn'")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: cannot read 'x.pbn': no such file
+    """
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        return stdin.read(limit + 1) if stdin is not None else sys.stdin.read(limit + 1).encode()
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError as exc:
+        if isinstance(exc, IsADirectoryError):
+            why = "it is a folder, not a file"
+        elif isinstance(exc, FileNotFoundError):
+            why = "no such file"
+        elif isinstance(exc, PermissionError):
+            why = "permission denied"
+        else:
+            why = (exc.strerror or str(exc)).lower()
+        raise FileFormatError(f"cannot read {what}: {why}") from None

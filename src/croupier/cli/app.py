@@ -107,6 +107,9 @@ COMMANDS: dict[str, Entry] = {
         _TOURNAMENT, "squaredeal_app", "SquareDeal events: commit, publish, deal, verify.", True
     ),
     "boards": Entry(_TOURNAMENT, "boards_app", "Verifiable board sets (croupier-boards/1).", True),
+    "convert": Entry(
+        "croupier.cli.convert_cmd", "app", "Convert a board file: PBN, LIN, DUP, DLM, CSV, JSON."
+    ),
     "analyze": Entry(_ANALYSIS, "app", "Exact fairness of a shuffle or deal method."),
     "mixing": Entry(_ANALYSIS, "mixing_app", "Exact mixing of riffle shuffles.", True),
 }

@@ -4,17 +4,20 @@ One module-level Typer app (:data:`app`); the games, deal methods, numbering
 schemes and deck presets named in the help and accepted by the options come
 from the library's registries (:data:`croupier.dealing.GAMES`,
 :data:`croupier.dealing.METHODS`, :func:`croupier.ranking.schemes.scheme_names`,
-:data:`croupier.decks.DECK_PRESETS`), and the output formats from
-:data:`WRITERS` (the ``deal`` engine, ``croupier-deal/1``) and
-:data:`croupier.bulk.writers.BULK_FORMATS` (the ``bulk`` engine,
-``croupier-bulk/1``; see :data:`BULK_WRITER_NAMES`).
+:data:`croupier.decks.DECK_PRESETS`).  Both engines (``deal``,
+``croupier-deal/1``, and ``bulk``, ``croupier-bulk/1``) write the formats of
+:data:`PER_DEAL_FORMATS`; the text formats deal by deal (:data:`WRITERS`),
+the board formats and the others through the bulk writers of
+:mod:`croupier.bulk.writers` (see :data:`BULK_WRITER_NAMES`).
 
 >>> sorted(typer.main.get_group(app).commands)
 ['deal', 'entropy', 'rank', 'unrank']
+>>> PER_DEAL_FORMATS
+('text', 'json', 'jsonl', 'pbn', 'pbn-deal', 'lin', 'csv')
 >>> list(WRITERS)
-['text', 'json', 'jsonl', 'pbn', 'csv']
->>> BULK_ONLY_FORMATS, BINARY_FORMATS
-(('oneline', 'pbn-games', 'npy', 'npz'), ('npy', 'npz'))
+['text', 'json', 'jsonl', 'csv']
+>>> BULK_ONLY_FORMATS, BINARY_FORMATS, BOARD_FORMATS
+(('oneline', 'pbn-games', 'npy', 'npz'), ('npy', 'npz'), ('pbn', 'lin', 'pbn-games'))
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import numpy as np
 import typer
 
 import croupier
+from croupier.boards import MAX_BOARD
 from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, DealArray
 from croupier.bulk.generate import COMPILED_FROM
 from croupier.bulk.unrank import Engine, compiled_available, compiled_fits
@@ -82,6 +86,7 @@ from croupier.formats.deal_text import (
     parse_deal_piles,
     sorted_hand,
 )
+from croupier.formats.pbn import pbn_escape
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 from croupier.randomness import (
     SEEDED_STREAM_ID,
@@ -99,6 +104,7 @@ from croupier.simulate.run import Strategy
 
 __all__ = [
     "BINARY_FORMATS",
+    "BOARD_FORMATS",
     "BULK_BATCH",
     "BULK_ONLY_FORMATS",
     "BULK_SEEDED_LABEL",
@@ -108,6 +114,7 @@ __all__ = [
     "MAX_DEAL_COUNT",
     "MAX_ENTROPY_DEALS",
     "MAX_ENTROPY_WORK",
+    "PER_DEAL_FORMATS",
     "PROGRESS_MIN_DEALS",
     "SEEDED_LABEL",
     "WRITERS",
@@ -127,11 +134,14 @@ __all__ = [
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-PerDealFormat = Literal["text", "json", "jsonl", "pbn", "csv"]
-"""The formats both engines write (the keys of :data:`WRITERS`); default ``--engine deal``."""
+PerDealFormat = Literal["text", "json", "jsonl", "pbn", "pbn-deal", "lin", "csv"]
+"""The formats both engines write (:data:`PER_DEAL_FORMATS`); default ``--engine deal``."""
 
 BulkOnlyFormat = Literal["oneline", "pbn-games", "npy", "npz"]
-"""The formats only the bulk engine writes; they default to ``--engine bulk``."""
+"""The formats only the bulk engine writes; they default to ``--engine bulk``.
+
+``pbn-games`` is kept for scripts written before ``pbn`` wrote games: it is
+``--format pbn`` dealt by the bulk engine (deprecated)."""
 
 DealFormat = Literal[PerDealFormat, BulkOnlyFormat]
 """Every output format of ``croupier deal``."""
@@ -152,19 +162,32 @@ PROGRESS_MIN_DEALS: dict[str, int] = {"deal": 20_000, "bulk": 1_000_000}
 """Runs of at least this many deals (by engine: a fraction of a second or more) show a
 progress bar (see :func:`progress_wanted`)."""
 
-_RENAMED_BULK = {"pbn-deal": "pbn", "pbn": "pbn-games"}  # writer name -> --format, if different
+BULK_WRITER_NAMES: dict[str, str] = {w: w for w in BULK_FORMATS} | {"pbn-games": "pbn"}
+"""Each ``--format`` written through a writer of :mod:`croupier.bulk.writers`, and its writer.
 
-BULK_WRITER_NAMES: dict[str, str] = {_RENAMED_BULK.get(w, w): w for w in BULK_FORMATS}
-"""Each ``--format`` the bulk engine writes and its writer in :mod:`croupier.bulk.writers`.
-
-``pbn`` is one PBN deal string per line with either engine (the writer
-``pbn-deal``); ``pbn-games`` is a PBN 2.1 file of full games, boards
-numbered from 1 (the writer ``pbn``).  ``text``, ``json`` and ``csv`` have no
-bulk writer: the bulk engine prints them deal by deal, as the deal engine does.
+``pbn`` is a PBN 2.1 export file of full games, ``lin`` BBO LIN boards and
+``pbn-deal`` one PBN deal string per line, with either engine (the deal
+engine's deals go to the same writers); ``pbn-games`` is the old name of
+``pbn`` with the bulk engine.  ``text``, ``json`` and ``csv`` have no bulk
+writer: the bulk engine prints them deal by deal, as the deal engine does.
 """
+
+PER_DEAL_FORMATS: tuple[PerDealFormat, ...] = get_args(PerDealFormat)
+"""The formats both engines write: they default to ``--engine deal``, so a published seed
+keeps its deals."""
 
 BULK_ONLY_FORMATS: tuple[BulkOnlyFormat, ...] = get_args(BulkOnlyFormat)
 """The formats only the bulk engine writes: they default to ``--engine bulk``."""
+
+BOARD_FORMATS: tuple[DealFormat, ...] = ("pbn", "lin", "pbn-games")
+"""The formats of numbered boards: ``--first-board`` and at most board :data:`MAX_BOARD`."""
+
+_BRIDGE_FORMATS: dict[str, str] = {
+    "pbn": "PBN games",
+    "pbn-games": "PBN games",
+    "pbn-deal": "PBN deals",
+    "lin": "LIN boards",
+}  # the formats of bridge deals only, and what they hold
 
 BINARY_FORMATS: tuple[str, ...] = (NpyWriter.format_name, NpzWriter.format_name)
 """Formats that are not text: written only to a file (``--out``), never to standard output."""
@@ -197,7 +220,7 @@ _SCHEMES = ", ".join(scheme_names())
 _BRIDGE_SCHEMES = ", ".join(s for s in scheme_names() if get_scheme(s).bridge_only)
 _ANY_SCHEMES = ", ".join(s for s in scheme_names() if not get_scheme(s).bridge_only)
 _FORMATS = ", ".join(get_args(DealFormat))
-_PER_DEAL = ", ".join(get_args(PerDealFormat))
+_PER_DEAL = ", ".join(PER_DEAL_FORMATS)
 _BULK_ONLY = ", ".join(BULK_ONLY_FORMATS)
 
 DEAL_HELP = f"""\
@@ -211,8 +234,18 @@ reproducible stream (only as secret as the seed); --entropy dice:3,6,1,... (or
 coins:HT..., hex:...) for your own rolls (a bridge deal needs about 37 d6 rolls;
 too few is an error saying how many more).  --json is --format json.  A note on
 the source goes to stderr, so stdout stays clean for every --format; the output
-of a --seed run starts with a line saying it is seeded (a % comment in PBN).
+of a --seed run starts with a line saying it is seeded (a % comment in PBN,
+after its two header lines; LIN has no comments, so only the note says it).
 A layout deals at most 5,200 cards.
+
+Boards (bridge): --format pbn writes a PBN 2.1 export file of full games (CRLF
+line ends; --lf for LF): Event (--event, else ?), Site and Date ?, Board from
+--first-board (default 1) counting up, Dealer and Vulnerable by the standard
+cycles, the Deal from the dealer's hand, then Generator.  --format lin writes
+the same boards as BBO LIN, one a line.  Board numbers go up to {MAX_BOARD}: a run
+that would pass it is refused before dealing (for longer runs, pbn-deal prints
+one PBN deal string a line, from North).  pbn-games is deprecated: it is
+--format pbn dealt by --engine bulk.
 
 Engines: deal ({ALGORITHM_ID}: deal by deal, every method, --entropy, --scheme;
 --count up to {MAX_DEAL_COUNT:,}) and bulk ({BULK_ALGORITHM_ID}: deals in
@@ -238,9 +271,11 @@ Examples:
   croupier deal go-fish --players 4
   croupier deal --hands 7,7,7 --count 3
   croupier deal bridge --seed "club night 12" --format pbn --count 4
+  croupier deal --seed "club night 12" -n 8 --first-board 9 -e "Club night" -f pbn
+  croupier deal --seed "club night 12" -n 4 --format lin
   croupier deal holdem --players 6 --json --bits
   croupier deal --count 5 --format oneline --seed "sim 1"
-  croupier deal --engine bulk --count 3 --format pbn --seed "sim 1" --bits
+  croupier deal --engine bulk --count 3 --format pbn-deal --seed "sim 1" --bits
   croupier deal --where 'hcp(north) >= 15 and shape(north, any 4333 + any 4432)' -n 20
 """
 
@@ -446,19 +481,6 @@ def _write_jsonl(
         out.line(format_deal_json(d, scheme, indent=None))
 
 
-def _write_pbn(
-    deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
-) -> None:
-    if label is not None:
-        out.line(f"% {label}")
-    total = 0.0
-    for d in deals:
-        out.line(format_pbn_deal(d.piles))
-        total += d.bits_used
-    if bits:
-        typer.echo(f"% {total:.2f} bits used", err=True)
-
-
 def _write_csv(
     deals: Iterable[Deal], scheme: str, bits: bool, layout: Layout, label: str | None, out: Sink
 ) -> None:
@@ -473,15 +495,48 @@ WRITERS: dict[PerDealFormat, _Writer] = {
     "text": _write_text,
     "json": _write_json,
     "jsonl": _write_jsonl,
-    "pbn": _write_pbn,
     "csv": _write_csv,
 }
 """Each ``--format`` of ``croupier deal`` that is written deal by deal, and its function.
 
-The deal engine writes these formats only; the bulk engine writes ``text``,
-``json`` and ``csv`` through them too, and the others through its writers
-(:data:`BULK_WRITER_NAMES`).
+The deal engine writes these formats so, and ``pbn``, ``pbn-deal`` and ``lin``
+through the bulk writers (:data:`BULK_WRITER_NAMES`), a thousand deals at a
+time; the bulk engine writes ``text``, ``json`` and ``csv`` through these
+functions too, and the others through its writers.
 """
+
+_DEAL_ENGINE_BATCH = 1024
+"""Deals of the deal engine handed to a bulk writer at a time (``pbn``, ``pbn-deal``, ``lin``)."""
+
+
+def _deal_arrays(deals: Iterable[Deal], layout: Layout) -> Iterator[DealArray]:
+    """``deals`` in arrays of up to :data:`_DEAL_ENGINE_BATCH`, for the bulk writers.
+
+    The deals made before an error (too little ``--entropy``) are handed over
+    before the error is raised, as the deal-by-deal formats print them.
+
+    >>> from croupier.dealing import deal_from_number
+    >>> run = [deal_from_number(make_layout("bridge"), k) for k in range(1500)]
+    >>> [len(a) for a in _deal_arrays(run, make_layout("bridge"))]
+    [1024, 476]
+    """
+    batch: list[Deal] = []
+    it = iter(deals)
+    while True:
+        try:
+            deal = next(it)
+        except StopIteration:
+            break
+        except CroupierError:
+            if batch:
+                yield DealArray.from_deals(batch, layout)
+            raise
+        batch.append(deal)
+        if len(batch) == _DEAL_ENGINE_BATCH:
+            yield DealArray.from_deals(batch, layout)
+            batch = []
+    if batch:
+        yield DealArray.from_deals(batch, layout)
 
 
 def _resolve_format(fmt: DealFormat | None, as_json: bool) -> DealFormat:
@@ -506,10 +561,12 @@ def default_engine(fmt: DealFormat) -> DealEngine:
     The formats the deal engine writes keep it (so every published seed keeps
     its deals); the formats only the bulk engine writes take that one.
 
-    >>> default_engine("pbn"), default_engine("text"), default_engine("oneline")
+    >>> default_engine("pbn"), default_engine("lin"), default_engine("oneline")
     ('deal', 'deal', 'bulk')
+    >>> default_engine("pbn-games")  # the old name of pbn with the bulk engine
+    'bulk'
     """
-    return "deal" if fmt in WRITERS else "bulk"
+    return "deal" if fmt in PER_DEAL_FORMATS else "bulk"
 
 
 def _check_engine(
@@ -523,7 +580,7 @@ def _check_engine(
     count: int,
 ) -> None:
     """Refuse what the engine cannot do, saying what works instead (one line each)."""
-    if engine == "deal" and fmt not in WRITERS:
+    if engine == "deal" and fmt not in PER_DEAL_FORMATS:
         raise CroupierError(
             f"--format {fmt} is written by --engine bulk only; leave out --engine deal, "
             f"or choose a --format of the deal engine ({_PER_DEAL})"
@@ -708,28 +765,47 @@ def _bulk_batches(
             break
 
 
+@dataclass(frozen=True)
+class _Boards:
+    """How the board formats number and tag boards: ``--first-board``, ``--event``, ``--lf``."""
+
+    first: int = 1
+    event: str = "?"
+    newline: str = "\r\n"
+
+
 def _write_bulk(
     fmt: DealFormat,
     batches: Iterable[DealArray],
-    dealer: DealerLike,
+    layout: Layout,
     label: str | None,
     out: Sink,
+    boards: _Boards,
+    dealer: DealerLike | None = None,
 ) -> None:
-    """Write the batches in ``fmt`` through its bulk writer (:data:`BULK_WRITER_NAMES`)."""
+    """Write the batches in ``fmt`` through its bulk writer (:data:`BULK_WRITER_NAMES`).
+
+    ``dealer`` is the bulk engine's (its source and algorithm go into
+    ``jsonl`` and ``npz``); the deal engine writes only the formats without them.
+    """
     stream = out.binary()
     name = BULK_WRITER_NAMES[fmt]
-    kind = _SOURCE_KINDS.get(dealer.stream.label, dealer.stream.label)
+    kind = "" if dealer is None else _SOURCE_KINDS.get(dealer.stream.label, dealer.stream.label)
     writer = open_writer(
         name,
         stream,
-        dealer.layout,
+        layout,
+        first_board=boards.first,
         generator=f"croupier {croupier.__version__}",
+        event=boards.event,
+        comments=() if label is None else (label,),  # PBN: after the two header lines
+        newline=boards.newline,
         bits_used=True,
         fields={"algorithm": BULK_ALGORITHM_ID, "source": kind},
-        algorithm=dealer.describe(),
+        algorithm=None if dealer is None else dealer.describe(),
     )
-    if label is not None and fmt in ("oneline", "pbn", "pbn-games"):
-        comment = "" if fmt == "oneline" else "% "  # after the PBN file header, if any
+    if label is not None and name in ("oneline", "pbn-deal"):
+        comment = "" if name == "oneline" else "% "
         stream.write(f"{comment}{label}\n".encode())
     for batch in batches:
         writer.write(batch)
@@ -762,6 +838,7 @@ class _Job:
     method: str
     source: RandomSource
     dealer: DealerLike | None  # the bulk engine's dealer; None for the deal engine
+    boards: _Boards  # numbers and tags of the board formats
 
 
 def _deal_and_write(job: _Job, sink: Sink, run: RunState, advance: Advance) -> None:
@@ -769,11 +846,16 @@ def _deal_and_write(job: _Job, sink: Sink, run: RunState, advance: Advance) -> N
     layout, dealer = job.layout, job.dealer
     per_deal = WRITERS.get(cast(PerDealFormat, job.fmt))
     if dealer is None:
-        assert per_deal is not None  # checked: the deal engine writes only these formats
         label = SEEDED_LABEL if job.source.kind == "seeded" else None
-        made = deal_many(layout, job.count, method=job.method, source=job.source)
+        made = _watched(
+            deal_many(layout, job.count, method=job.method, source=job.source), run, advance
+        )
         try:
-            per_deal(_watched(made, run, advance), job.scheme, job.bits, layout, label, sink)
+            if per_deal is not None:
+                per_deal(made, job.scheme, job.bits, layout, label, sink)
+            else:  # pbn, pbn-deal, lin: through the bulk writers, as the bulk engine writes them
+                arrays = _deal_arrays(made, layout)
+                _write_bulk(job.fmt, arrays, layout, label, sink, job.boards)
         except EntropyExhaustedError as exc:
             raise EntropyExhaustedError(f"{exc} ({_dice_note(layout)})") from None
         return
@@ -781,12 +863,60 @@ def _deal_and_write(job: _Job, sink: Sink, run: RunState, advance: Advance) -> N
     if label is not None and isinstance(dealer, ConditionedDealer):
         label = label.replace(BULK_ALGORITHM_ID, dealer.simulation.sampler.algorithm)
     if job.fmt in BULK_WRITER_NAMES:
-        _write_bulk(job.fmt, _bulk_batches(dealer, job.count, run, advance), dealer, label, sink)
+        batches = _bulk_batches(dealer, job.count, run, advance)
+        _write_bulk(job.fmt, batches, layout, label, sink, job.boards, dealer)
         return
     assert per_deal is not None  # every format has a bulk writer or a per-deal one
     kind = _SOURCE_KINDS.get(dealer.stream.label, dealer.stream.label)
     deals = _watched(_bulk_deals(dealer, job.count, kind), run, advance)
     per_deal(deals, job.scheme, job.bits, layout, label, sink)
+
+
+def _board_options(
+    fmt: DealFormat, count: int, first_board: int | None, event: str | None, lf: bool
+) -> _Boards:
+    """``--first-board``, ``--event`` and ``--lf``, checked against the format and ``--count``.
+
+    Every board of the run must have a number up to :data:`MAX_BOARD`; a run
+    that would pass it is refused before anything is dealt.
+
+    >>> _board_options("lin", 16, 17, None, False)
+    _Boards(first=17, event='?', newline='\\r\\n')
+    >>> _board_options("pbn", 20, 990, None, False)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: --count 20 from --first-board 990 would reach board 1,009; ...
+    """
+    pbn = fmt in ("pbn", "pbn-games")
+    if first_board is not None and fmt not in BOARD_FORMATS:
+        raise CroupierError(
+            f"--first-board numbers the boards of --format pbn or lin; --format {fmt} has no "
+            "board numbers"
+        )
+    if event is not None and not pbn:
+        raise CroupierError(
+            f"--event is the Event tag of PBN games: use it with --format pbn, not {fmt}"
+        )
+    if lf and not pbn:
+        raise CroupierError(
+            f"--lf gives --format pbn LF line ends (PBN export has CRLF); --format {fmt} "
+            "has no CRLF to change"
+        )
+    first = 1 if first_board is None else first_board
+    if not 1 <= first <= MAX_BOARD:
+        raise CroupierError(
+            f"--first-board must be a board number 1..{MAX_BOARD}, got {_short_int(first)}"
+        )
+    last = first + count - 1
+    if fmt in BOARD_FORMATS and last > MAX_BOARD:
+        raise CroupierError(
+            f"--count {_short_int(count)} from --first-board {first} would reach board "
+            f"{last:,}; board numbers go up to {MAX_BOARD}: deal at most "
+            f"{MAX_BOARD - first + 1} boards, or use --format pbn-deal for more deals"
+        )
+    if event is not None:
+        pbn_escape(event)  # one line, refused before dealing
+    return _Boards(first, "?" if event is None else event, "\n" if lf else "\r\n")
 
 
 # -- commands -----------------------------------------------------------------------------
@@ -841,9 +971,24 @@ def deal_command(
             case_sensitive=False,
         ),
     ] = "auto",
+    first_board: Annotated[
+        int | None,
+        typer.Option(
+            "--first-board",
+            help=f"Number of the first board of --format pbn or lin (default 1; 1..{MAX_BOARD}).",
+            show_default=False,
+        ),
+    ] = None,
+    event: Annotated[
+        str | None, option("--event", "The Event tag of --format pbn (default ?).")
+    ] = None,
+    lf: Annotated[
+        bool, typer.Option("--lf", help="LF line ends in --format pbn (PBN export has CRLF).")
+    ] = False,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
     out_format = _resolve_format(fmt, as_json)
+    boards = _board_options(out_format, count, first_board, event, lf)
     chosen = engine is not None
     conditioned = where is not None or predeal is not None
     if conditioned and engine == "deal":
@@ -872,13 +1017,13 @@ def deal_command(
         )
     scheme = _check_scheme(layout, scheme)
     method = get_deal_method(method).name
-    if out_format in ("pbn", "pbn-games") and not layout.bridge_like:
-        others = ", ".join(f for f in WRITERS if f != "pbn")
+    if out_format in _BRIDGE_FORMATS and not layout.bridge_like:
+        others = ", ".join(WRITERS)
         if run_engine == "bulk":
-            others = ", ".join(f for f in get_args(DealFormat) if not f.startswith("pbn"))
+            others = ", ".join(f for f in get_args(DealFormat) if f not in _BRIDGE_FORMATS)
         raise CroupierError(
-            f"PBN deals need four hands of 13 (N E S W); {layout.describe()} is not one; "
-            f"use another --format ({others})"
+            f"{_BRIDGE_FORMATS[out_format]} need four hands of 13 (N E S W); "
+            f"{layout.describe()} is not one; use another --format ({others})"
         )
     if out_format in BINARY_FORMATS and out is None:
         raise CroupierError(
@@ -911,7 +1056,7 @@ def deal_command(
     try:
         with stop_on_ctrl_c(run):  # Ctrl-C while the file is finished: it is still finished
             with progress_bar(count, show) as advance:
-                job = _Job(layout, count, out_format, scheme, bits, method, source, dealer)
+                job = _Job(layout, count, out_format, scheme, bits, method, source, dealer, boards)
                 _deal_and_write(job, Sink(file), run, advance)
             if file is not None:
                 file.commit()
@@ -937,7 +1082,7 @@ def deal_command(
         if not quiet:
             typer.echo(dealer.note(), err=True)
         run.bits = dealer.bits  # every deal generated, the rejected ones too
-    if dealer is not None and bits:
+    if bits and (dealer is not None or out_format not in WRITERS):
         typer.echo(_bits_note(run.bits, run.written, layout), err=True)
     if interrupted:
         raise typer.Exit(INTERRUPTED)

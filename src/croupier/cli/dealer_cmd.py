@@ -81,8 +81,9 @@ action ...), or - for standard input.  Every deal produced is exactly
 uniform among the deals that satisfy the condition and the predeal.
 
 Formats ({_FORMATS}): dealer (default) prints what dealer prints, byte for
-byte, then dealer's closing lines; pbn writes PBN games with Board, Dealer and
-Vulnerable tags; oneline is one deal per line; table prints only the
+byte, then dealer's closing lines; pbn writes a PBN 2.1 export file (CRLF;
+boards from 1, Dealer and Vulnerable by the standard cycles, the Deal from the
+dealer's hand); oneline is one deal per line; table prints only the
 statistics (counts, means, standard errors, 95% intervals).  --json prints
 one JSON document with the deals, the statistics and the run's summary.
 
@@ -182,15 +183,16 @@ class _DealWriter:
         tables = tricks_table(deals)
         pars = par_results(
             deals,
-            [boards.dealer(n) for n in numbers],
-            [boards.vulnerability(n) for n in numbers],
+            [boards.dealer((n - 1) % 16 + 1) for n in numbers],  # the cycles go on past 999
+            [boards.vulnerability((n - 1) % 16 + 1) for n in numbers],
             tables=tables,
         )
-        games = self._flush_dd().decode("utf-8").split("\n\n")
+        games = self._flush_dd().decode("utf-8").split("\r\n\r\n")  # each ends a game
         out = []
         for game, table, par in zip(games, tables, pars, strict=False):
-            out.append(game + "\n" + pbn_dd_tags(table, par).rstrip("\n"))
-        self.stream.write(("\n\n".join(out) + "\n\n").encode("utf-8"))
+            tags = pbn_dd_tags(table, par).rstrip("\n").replace("\n", "\r\n")
+            out.append(f"{game}\r\n{tags}\r\n\r\n")  # after the mandatory tags
+        self.stream.write("".join(out).encode("utf-8"))
         self.board += len(deals)
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ from croupier.errors import (
     FileFormatError,
     ShuffleSpecError,
 )
+from croupier.files import read_bounded
 from croupier.randomness import (
     EntropySource,
     UniformSampler,
@@ -138,24 +139,8 @@ def _number(x: float) -> int | float:
 
 def _read_bytes(path: str) -> bytes:
     """The bytes of ``path`` (``-``: standard input), or a one-line error naming the file."""
-    limit = MAX_SHUFFLE_FILE_BYTES
-    if path == "-":
-        stdin = getattr(sys.stdin, "buffer", None)
-        data = stdin.read(limit + 1) if stdin is not None else sys.stdin.read(limit + 1).encode()
-        return _within_limit(data, "standard input")
-    try:
-        with open(path, "rb") as handle:
-            return _within_limit(handle.read(limit + 1), f"--file {path!r}")
-    except OSError as exc:
-        if isinstance(exc, IsADirectoryError):
-            why = "it is a folder, not a file"
-        elif isinstance(exc, FileNotFoundError):
-            why = "no such file"
-        elif isinstance(exc, PermissionError):
-            why = "permission denied"
-        else:
-            why = (exc.strerror or str(exc)).lower()
-        raise FileFormatError(f"cannot read --file {path!r}: {why}") from None
+    what = "standard input" if path == "-" else f"--file {path!r}"
+    return _within_limit(read_bounded(path, MAX_SHUFFLE_FILE_BYTES, what=what), what)
 
 
 def _within_limit(data: bytes, what: str) -> bytes:

@@ -272,7 +272,7 @@ def bigdeal(
     made = bigdeal_boards(seed, owner, parse_board_range(boards))
     warning = entropy_warning(entropy) if entropy is not None else None
     if out is not None or not as_json:
-        _emit(render_boards(made, fmt, generator=GENERATOR), out, overwrite)
+        _emit(render_boards(made, fmt, generator=GENERATOR, pbn_style="bigdeal"), out, overwrite)
     if warning is not None:  # after the boards: an error above stays the only line
         typer.echo(f"warning: {warning}", err=True)
     if as_json:

@@ -2,10 +2,19 @@
 
 CSV columns: ``board,dealer,vulnerable,north,east,south,west,goedel`` with
 each hand written ``S.H.D.C`` (ranks ``AKQJT98765432``) and ``goedel`` the
-deal's Big Deal number (always filled in: it is computed from the hands).
+deal's Big Deal number (computed from the hands of a complete deal).
 
 The one-line format is Big Deal's ``allpbn`` layout: the PBN ``Deal`` value
-without ``N:``, hands N E S W, one deal per line.
+without ``N:``, hands N E S W, one deal per line.  It holds nothing but the
+deals.
+
+Two levels: :func:`format_board_csv`/:func:`parse_board_csv` (and the
+``lines`` pair) work on complete :class:`~croupier.boards.Board` values and
+read strictly; :func:`format_csv_records`/:func:`read_csv_records` (and
+:func:`format_lines_records`/:func:`read_lines_records`) work on
+:class:`~croupier.formats.records.BoardRecord` values, keep what the file
+leaves out unknown (an empty CSV cell; an unknown hand is ``-``) and report a
+row that cannot be read as a skipped game instead of failing the file.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.boards import Board
@@ -16,100 +25,309 @@ AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432
 '1,N,None,AKQJT98765432...,.A'
 >>> parse_board_csv(format_board_csv(boards)) == boards
 True
+>>> contents = read_csv_records("north,east,south,west,board\\nAK...,-,-,-,\\n", partial=True)
+>>> contents.records[0].deal, contents.records[0].number
+('N:AK... - - -', None)
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Iterator, Sequence
 
-from croupier.boards import Board, BoardRangeError, Seat, Vulnerability, parse_board_number
-from croupier.errors import CroupierError, FileFormatError, excerpt
-from croupier.formats.pbn_deal import format_pbn_deal, format_pbn_hand, parse_pbn_deal
+from croupier.boards import (
+    SEATS,
+    Board,
+    BoardRangeError,
+    Hands,
+    Seat,
+    Vulnerability,
+    parse_board_number,
+    vulnerability_from_word,
+)
+from croupier.errors import CroupierError, DealNotationError, FileFormatError, excerpt
+from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal_partial
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 from croupier.ranking.bigdeal import goedel_rank
 
 __all__ = [
     "CSV_COLUMNS",
     "format_board_csv",
     "format_board_lines",
+    "format_csv_records",
+    "format_lines_records",
     "parse_board_csv",
     "parse_board_lines",
+    "parse_record_deal",
+    "parse_record_dealer",
+    "parse_record_vulnerability",
+    "read_csv_records",
+    "read_lines_records",
 ]
 
 #: The CSV header row.
 CSV_COLUMNS = ("board", "dealer", "vulnerable", "north", "east", "south", "west", "goedel")
+_HAND_COLUMNS = ("north", "east", "south", "west")
 
 
+# ----------------------------------------------------------------------------- one deal
+def parse_record_deal(text: str, *, partial: bool = False) -> Hands:
+    """The hands ``(N, E, S, W)`` of a PBN deal string, partial deals allowed when asked.
+
+    The ``X:`` prefix is optional (North first without it); ``-`` is an
+    unknown hand.  One unknown hand of a 52-card deal is completed from the
+    other three, as PBN does.  Any other deal that is not four hands of 13
+    cards is *partial*: with ``partial=True`` it is returned with the unknown
+    hands empty (a hand may hold fewer than 13 cards, never more), otherwise
+    it is an error starting ``partial deal``.
+
+    >>> [len(h) for h in parse_record_deal("N:AK... - - Q...", partial=True)]
+    [2, 0, 0, 1]
+    >>> parse_record_deal("AK... - - Q...")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.DealNotationError: partial deal 'AK... - - Q...' (hands N, E, S, W hold 2, ...
+    """
+    hands = parse_pbn_deal_partial(text)
+    sizes = [len(h) for h in hands]
+    if sizes != [13] * 4 and not partial:
+        shown = ", ".join(str(s) for s in sizes)
+        raise DealNotationError(
+            f"partial deal {excerpt(text)} (hands N, E, S, W hold {shown} cards); "
+            "partial=True keeps it"
+        )
+    n, e, s, w = (tuple(h) for h in hands)
+    return (n, e, s, w)
+
+
+def parse_record_dealer(text: str) -> Seat | None:
+    """A dealer cell: ``N``, ``E``, ``S`` or ``W`` (any case), ``None`` when empty.
+
+    >>> parse_record_dealer(" w "), parse_record_dealer("")
+    ('W', None)
+    """
+    cleaned = text.strip().upper()
+    if not cleaned:
+        return None
+    for seat in SEATS:
+        if seat == cleaned:
+            return seat
+    raise FileFormatError(f"bad dealer {excerpt(text)}; expected N, E, S, W or nothing")
+
+
+def parse_record_vulnerability(text: str) -> Vulnerability | None:
+    """A vulnerability cell: ``None``, ``NS``, ``EW``, ``All`` (any case; PBN's ``Love`` and
+    ``Both`` too), ``None`` (Python's) when empty.
+
+    >>> parse_record_vulnerability("both"), parse_record_vulnerability("")
+    ('All', None)
+    """
+    cleaned = text.strip()
+    if not cleaned:
+        return None
+    found = vulnerability_from_word(cleaned)
+    if found is None:
+        raise FileFormatError(
+            f"bad vulnerability {excerpt(text)}; expected None, NS, EW, All or nothing"
+        )
+    return found
+
+
+# ---------------------------------------------------------------------------- CSV records
+def format_csv_records(records: Sequence[BoardRecord], *, newline: str = "\r\n") -> str:
+    """CSV text of board records with the header :data:`CSV_COLUMNS` (RFC 4180: CRLF by default).
+
+    A value the record does not know is an empty cell; an unknown hand is
+    ``-``; ``goedel`` is filled in for complete deals only.
+
+    >>> from croupier.cards import parse_cards
+    >>> rec = BoardRecord((parse_cards("AS"), (), (), ()), dealer="S")
+    >>> format_csv_records([rec], newline="\\n").splitlines()[1]
+    ',S,,A...,-,-,-,'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator=newline)
+    writer.writerow(CSV_COLUMNS)
+    for r in records:
+        hands = [format_pbn_hand(h) if h else "-" for h in r.hands]
+        goedel = str(goedel_rank(r.hands)) if r.complete else ""
+        writer.writerow(
+            [
+                "" if r.number is None else r.number,
+                r.dealer or "",
+                r.vulnerable or "",
+                *hands,
+                goedel,
+            ]
+        )
+    return out.getvalue()
+
+
+def read_csv_records(
+    text: str, *, source: str = "<csv>", partial: bool = False
+) -> BoardFileContents:
+    """Board records from CSV text whose header has at least ``north,east,south,west``.
+
+    Column names are matched ignoring case and spaces, in any order; other
+    columns are ignored.  ``board``, ``dealer``, ``vulnerable`` and
+    ``goedel`` are optional, and an empty cell means unknown.  An empty (or
+    ``-``) hand cell is an unknown hand (see :func:`parse_record_deal`).  A
+    row that cannot be read is a :class:`~croupier.formats.records.SkippedGame`
+    (``game`` counts the data rows, ``line`` is the row's first line); a
+    present ``goedel`` must agree with the hands.  Rows of empty cells are
+    ignored.  An empty text is no records; a header without the hand columns
+    is an error.
+
+    >>> read_csv_records("board,north,east,south,west\\n0,-,-,-,-\\n").skipped[0].reason
+    "board '0' is not a board number 1..999"
+    """
+    return _read_csv(text, source, partial, board_required=False)
+
+
+def _read_csv(text: str, source: str, partial: bool, *, board_required: bool) -> BoardFileContents:
+    if not text.strip() and not board_required:
+        return BoardFileContents([], [], source)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return _read_csv_rows(reader, source, partial, board_required)
+    except csv.Error as exc:  # e.g. a field larger than the csv module's limit
+        raise FileFormatError(f"{source} line {reader.line_num}: bad CSV: {exc}") from None
+
+
+def _read_csv_rows(
+    reader: Iterator[list[str]], source: str, partial: bool, board_required: bool
+) -> BoardFileContents:
+    header = [name.strip().lower() for name in next(reader, [])]
+    needed = (("board",) if board_required else ()) + _HAND_COLUMNS
+    missing = [c for c in needed if c not in header]
+    if missing:
+        raise FileFormatError(
+            f"{source}: missing CSV column(s) {missing!r}; a board CSV file has the columns "
+            + ",".join(CSV_COLUMNS)
+        )
+    column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    game, last_line = 0, _line_num(reader)
+    for row in reader:
+        first_line, last_line = last_line + 1, _line_num(reader)
+        if not board_required and not any(cell.strip() for cell in row):
+            continue
+        game += 1
+        cells = {name: row[index] if index < len(row) else "" for name, index in column.items()}
+        try:
+            records.append(_csv_record(cells, game, first_line, partial, board_required))
+        except CroupierError as exc:
+            skipped.append(SkippedGame(game, first_line, str(exc)))
+    return BoardFileContents(records, skipped, source)
+
+
+def _line_num(reader: object) -> int:
+    line_num = getattr(reader, "line_num", 0)
+    return line_num if isinstance(line_num, int) else 0
+
+
+def _csv_record(
+    cells: dict[str, str], game: int, line: int, partial: bool, board_required: bool
+) -> BoardRecord:
+    raw_number = cells.get("board", "").strip()
+    number = None
+    if raw_number or board_required:
+        try:
+            number = parse_board_number(raw_number)
+        except BoardRangeError:
+            raise FileFormatError(
+                f"board {excerpt(raw_number)} is not a board number 1..999"
+            ) from None
+    deal = " ".join(cells.get(c, "").strip() or "-" for c in _HAND_COLUMNS)
+    hands = parse_record_deal(deal, partial=partial)
+    record = BoardRecord(
+        hands,
+        number,
+        parse_record_dealer(cells.get("dealer", "")),
+        parse_record_vulnerability(cells.get("vulnerable", "")),
+        game,
+        line,
+    )
+    goedel = cells.get("goedel", "").strip()
+    if goedel and not (record.complete and goedel == str(goedel_rank(record.hands))):
+        raise FileFormatError(f"goedel {excerpt(goedel)} does not match the hands")
+    return record
+
+
+# --------------------------------------------------------------------------- line records
+def format_lines_records(records: Sequence[BoardRecord], *, newline: str = "\n") -> str:
+    """One deal per line (hands N E S W without ``N:``; ``-`` for an unknown hand).
+
+    >>> from croupier.cards import parse_cards
+    >>> format_lines_records([BoardRecord((parse_cards("AS"), (), (), ()), number=3)])
+    'A... - - -\\n'
+    """
+    return "".join(r.deal[2:] + newline for r in records)
+
+
+def read_lines_records(
+    text: str, *, source: str = "<lines>", partial: bool = False
+) -> BoardFileContents:
+    """Board records from one deal per line (an ``X:`` prefix is allowed); blank lines are skipped.
+
+    The file holds no board numbers, dealers or vulnerabilities: they stay
+    unknown.  A line that is not a deal is a skipped game (``game`` counts the
+    non-blank lines); a text with lines but not one deal is not a one-line
+    deal file (an error).
+
+    >>> read_lines_records("- - - -\\n", partial=True).records[0].complete
+    False
+    """
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    game = 0
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        game += 1
+        try:
+            hands = parse_record_deal(line, partial=partial)
+        except CroupierError as exc:
+            skipped.append(SkippedGame(game, lineno, str(exc)))
+            continue
+        records.append(BoardRecord(hands, game=game, line=lineno))
+    if skipped and not records and not all(s.reason.startswith("partial") for s in skipped):
+        first = skipped[0]
+        raise FileFormatError(
+            f"not a file of one deal per line: {source} line {first.line}: {first.reason}"
+        )
+    return BoardFileContents(records, skipped, source)
+
+
+# ------------------------------------------------------------------------ Board functions
 def format_board_csv(boards: Sequence[Board]) -> str:
     """CSV text with a header row (RFC 4180, CRLF line ends).
 
     >>> format_board_csv([]).strip()
     'board,dealer,vulnerable,north,east,south,west,goedel'
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for b in boards:
-        hands = [format_pbn_hand(h) for h in b.hands]
-        writer.writerow([b.number, b.dealer, b.vulnerable, *hands, goedel_rank(b.hands)])
-    return out.getvalue()
+    return format_csv_records([BoardRecord.from_board(b) for b in boards])
 
 
 def parse_board_csv(text: str, *, source: str = "<csv>") -> list[Board]:
-    """Boards from CSV with at least the columns ``board`` and ``north``..``west``.
+    """Boards from CSV with at least the columns ``board`` and ``north``..``west``, strictly.
 
     ``dealer`` and ``vulnerable`` default to the standard cycles; a ``goedel``
     column, when present and filled, must agree with the hands.  Lines may
-    end in CRLF, LF or CR alone.
+    end in CRLF, LF or CR alone.  Any row that cannot be read is an error.
 
     >>> parse_board_csv("board,north\\n1,AKQ...\\n", source="x.csv")
     Traceback (most recent call last):
     ...
-    croupier.errors.FileFormatError: x.csv: missing CSV column(s) ['east', 'south', 'west']
+    croupier.errors.FileFormatError: x.csv: missing CSV column(s) ['east', 'south', 'west']; ...
     """
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    try:
-        return _read_csv_rows(reader, source)
-    except csv.Error as exc:  # e.g. a field larger than the csv module's limit
-        raise FileFormatError(f"{source} line {reader.line_num}: bad CSV: {exc}") from None
-
-
-def _read_csv_rows(reader: csv.DictReader[str], source: str) -> list[Board]:
-    missing = {"board", "north", "east", "south", "west"} - set(reader.fieldnames or ())
-    if missing:
-        raise FileFormatError(f"{source}: missing CSV column(s) {sorted(missing)!r}")
-    boards: list[Board] = []
-    for row in reader:
-        where = f"{source} line {reader.line_num}"
-        raw_number = (row["board"] or "").strip()
-        try:
-            number = parse_board_number(raw_number)
-        except BoardRangeError:
-            raise FileFormatError(
-                f"{where}: board {excerpt(raw_number)} is not a board number"
-            ) from None
-        try:
-            hands = parse_pbn_deal(
-                "N:" + " ".join(row[s] or "-" for s in ("north", "east", "south", "west"))
-            )
-            n, e, s, w = hands
-            frozen = (tuple(n), tuple(e), tuple(s), tuple(w))
-            std = Board.standard(number, frozen)
-            board = Board(  # Board checks dealer and vulnerability, naming the bad value
-                number,
-                frozen,
-                cast(Seat, (row.get("dealer") or std.dealer).strip().upper()),
-                cast(Vulnerability, (row.get("vulnerable") or std.vulnerable).strip()),
-            )
-        except (CroupierError, ValueError) as exc:
-            raise FileFormatError(f"{where}: {exc}") from None
-        goedel = (row.get("goedel") or "").strip()
-        if goedel and goedel != str(goedel_rank(board.hands)):
-            raise FileFormatError(f"{where}: goedel {excerpt(goedel)} does not match the hands")
-        boards.append(board)
-    return boards
+    contents = _read_csv(text, source, False, board_required=True)
+    if contents.skipped:
+        first = contents.skipped[0]
+        raise FileFormatError(f"{source} line {first.line}: {first.reason}")
+    return [r.to_board() for r in contents.records]
 
 
 def format_board_lines(boards: Sequence[Board]) -> str:
@@ -118,7 +336,7 @@ def format_board_lines(boards: Sequence[Board]) -> str:
     >>> format_board_lines([])
     ''
     """
-    return "".join(format_pbn_deal(b.hands)[2:] + "\n" for b in boards)
+    return format_lines_records([BoardRecord.from_board(b) for b in boards])
 
 
 def parse_board_lines(text: str, *, first_board: int = 1, source: str = "<lines>") -> list[Board]:
@@ -132,9 +350,8 @@ def parse_board_lines(text: str, *, first_board: int = 1, source: str = "<lines>
         if not line.strip():
             continue
         try:
-            n, e, s, w = parse_pbn_deal(line if ":" in line else "N:" + line)
-            number = first_board + len(boards)
-            boards.append(Board.standard(number, (tuple(n), tuple(e), tuple(s), tuple(w))))
+            hands = parse_record_deal(line)
+            boards.append(Board.standard(first_board + len(boards), hands))
         except (CroupierError, BoardRangeError) as exc:
             raise FileFormatError(f"{source} line {lineno}: {exc}") from None
     return boards

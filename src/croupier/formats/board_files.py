@@ -10,7 +10,14 @@ format      extension  module
 ``csv``     ``.csv``   :mod:`croupier.formats.board_csv`
 ``lines``   ``.txt``   one deal per line (Big Deal's ``allpbn``)
 ``html``    ``.html``  :mod:`croupier.formats.hand_record_html` (write only)
+``json``    ``.json``  :mod:`croupier.formats.board_json` (JSON board file)
 ==========  =========  ===============================================
+
+Two levels: :func:`render_boards`/:func:`read_boards` work on complete
+:class:`~croupier.boards.Board` values (what tournament dealing makes and
+verification checks); :func:`render_records`/:func:`read_board_file` work on
+:class:`~croupier.formats.records.BoardRecord` values, which keep exactly what
+a file says, partial deals and unknown values included (``croupier convert``).
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.boards import Board, BoardRangeError
@@ -27,7 +34,7 @@ from pathlib import PurePath
 
 from croupier.boards import Board, BoardRangeError
 from croupier.errors import FileFormatError
-from croupier.formats.records import BoardFileContents, BoardRecord
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 
 __all__ = [
     "BOARD_FORMATS",
@@ -38,6 +45,7 @@ __all__ = [
     "read_board_file",
     "read_boards",
     "render_boards",
+    "render_records",
 ]
 
 
@@ -55,6 +63,7 @@ class BoardFormat(StrEnum):
     CSV = "csv"
     LINES = "lines"
     HTML = "html"
+    JSON = "json"
 
 
 #: Format names, in the order of :class:`BoardFormat`.
@@ -68,6 +77,7 @@ EXTENSIONS: dict[BoardFormat, str] = {
     BoardFormat.CSV: ".csv",
     BoardFormat.LINES: ".txt",
     BoardFormat.HTML: ".html",
+    BoardFormat.JSON: ".json",
 }
 
 
@@ -103,17 +113,22 @@ def render_boards(
     *,
     generator: str = "croupier",
     title: str = "Hand record",
+    pbn_style: str = "export",
 ) -> bytes:
     """The file bytes of ``boards`` in format ``fmt`` (text formats are UTF-8).
 
-    >>> render_boards([], "pbn", generator="g").splitlines()[3]
+    ``pbn_style`` is the PBN layout: ``"export"`` (PBN 2.1 export format) or
+    ``"bigdeal"`` (Big Deal 2.0's own files, byte for byte); see
+    :func:`croupier.formats.pbn.format_pbn_file`.
+
+    >>> render_boards([], "pbn", generator="g", pbn_style="bigdeal").splitlines()[3]
     b'[Generator "g"]'
     """
     fmt = _check(fmt)
     if fmt is BoardFormat.PBN:
         from croupier.formats.pbn import format_pbn_file
 
-        return format_pbn_file(boards, generator=generator).encode("utf-8")
+        return format_pbn_file(boards, generator=generator, style=pbn_style).encode("utf-8")
     if fmt is BoardFormat.LIN:
         from croupier.formats.lin import format_lin_file
 
@@ -134,6 +149,8 @@ def render_boards(
         from croupier.formats.board_csv import format_board_lines
 
         return format_board_lines(boards).encode("utf-8")
+    if fmt is BoardFormat.JSON:
+        return render_records([BoardRecord.from_board(b) for b in boards], fmt)
     from croupier.formats.hand_record_html import format_hand_record_html
 
     return format_hand_record_html(boards, title=title).encode("utf-8")
@@ -194,6 +211,10 @@ def _read(data: bytes, fmt: BoardFormat, source: str, first_board: int) -> list[
         from croupier.formats.board_csv import parse_board_lines
 
         return parse_board_lines(text, first_board=first_board, source=source)
+    if fmt is BoardFormat.JSON:
+        from croupier.formats.board_json import read_json_records
+
+        return read_json_records(text, source=source).require_all().boards(first_board)
     raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
 
 
@@ -253,6 +274,77 @@ def _read_records(data: bytes, fmt: BoardFormat, source: str, partial: bool) -> 
         from croupier.formats.dlm import read_dlm_records
 
         return read_dlm_records(text, source=source, partial=partial)
-    boards = _read(data, fmt, source, 1)
-    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
-    return BoardFileContents(records, [], source)
+    if fmt is BoardFormat.CSV:
+        from croupier.formats.board_csv import read_csv_records
+
+        return read_csv_records(text, source=source, partial=partial)
+    if fmt is BoardFormat.LINES:
+        from croupier.formats.board_csv import read_lines_records
+
+        return read_lines_records(text, source=source, partial=partial)
+    if fmt is BoardFormat.JSON:
+        from croupier.formats.board_json import read_json_records
+
+        return read_json_records(text, source=source, partial=partial)
+    raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+
+
+def render_records(
+    records: Sequence[BoardRecord],
+    fmt: BoardFormat | str,
+    *,
+    skipped: Sequence[SkippedGame] = (),
+    generator: str = "croupier",
+    newline: str | None = None,
+    title: str = "Hand record",
+) -> bytes:
+    """The file bytes of board ``records`` in format ``fmt`` (text formats are UTF-8).
+
+    What a format cannot hold is refused with a one-line error, never
+    invented: DUP and DLM need complete deals with consecutive ascending board
+    numbers.  A value a record does not know is written as the format spells
+    "unknown" (PBN ``?``, an empty CSV cell, JSON ``null``); an unknown hand is
+    ``-`` (in LIN, empty).  ``skipped`` (the games the reader could not read) is written only
+    by the JSON format.  ``newline`` replaces the line end of PBN (CRLF by
+    default) and CSV (CRLF); the other formats keep their own.  ``html``
+    prints boards, numbering those without a number by their position.
+
+    >>> from croupier.cards import parse_cards
+    >>> partial = BoardRecord((parse_cards("AS KS"), (), (), ()), number=2)
+    >>> render_records([partial], "lines")
+    b'AK... - - -\\n'
+    >>> render_records([partial], "csv", newline="\\n").splitlines()[1]
+    b'2,,,AK...,-,-,-,'
+    """
+    fmt = _check(fmt)
+    if fmt is BoardFormat.CSV:
+        from croupier.formats.board_csv import format_csv_records
+
+        return format_csv_records(records, newline=newline or "\r\n").encode("utf-8")
+    if fmt is BoardFormat.LINES:
+        from croupier.formats.board_csv import format_lines_records
+
+        return format_lines_records(records).encode("utf-8")
+    if fmt is BoardFormat.JSON:
+        from croupier.formats.board_json import format_json_records
+
+        return format_json_records(records, skipped).encode("utf-8")
+    if fmt is BoardFormat.PBN:
+        from croupier.formats.pbn import format_pbn_records
+
+        text = format_pbn_records(records, generator=generator, newline=newline or "\r\n")
+        return text.encode("utf-8")
+    if fmt is BoardFormat.LIN:
+        from croupier.formats.lin import format_lin_records
+
+        return format_lin_records(records).encode("utf-8")
+    if fmt is BoardFormat.DUP:
+        from croupier.formats.dup import format_dup_records
+
+        return format_dup_records(records)
+    if fmt is BoardFormat.DLM:
+        from croupier.formats.dlm import format_dlm_records
+
+        return format_dlm_records(records).encode("ascii")
+    boards = BoardFileContents(list(records)).boards()
+    return render_boards(boards, fmt, title=title)

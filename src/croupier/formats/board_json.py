@@ -1,4 +1,22 @@
-"""Boards as JSON objects: number, dealer, vulnerability, the deal, and its Big Deal number.
+"""Boards as JSON: the board objects the commands print, and the JSON board file.
+
+The JSON board file (``croupier convert --to json``, :func:`format_json_records`,
+:func:`read_json_records`) is::
+
+    {"boards": [{"board": 1, "dealer": "N", "vulnerable": "None",
+                 "deal": "N:AKQ.JT9.876.5432 ..."}, ...],
+     "skipped": [{"game": 2, "line": 9, "reason": "..."}]}
+
+``board``, ``dealer`` and ``vulnerable`` are ``null`` where the source did not
+say; ``deal`` always starts from North, ``-`` standing for an unknown hand;
+``skipped`` lists the games of the source that could not be read.  Reading
+takes any JSON object with a ``boards`` list (other keys, and other keys of a
+board object, are ignored, so the ``--json`` output of ``croupier bigdeal``
+reads too); a board object whose values have the wrong type or spelling is a
+skipped game.
+
+The board object the tournament commands print with ``--json``
+(:func:`board_to_dict`) has more keys:
 
 ==============  ==============================================================
 ``board``       the board number (1..999)
@@ -15,16 +33,40 @@
 >>> obj = board_to_dict(Board.standard(2, goedel_unrank(0), goedel=0))
 >>> obj["board"], obj["dealer"], obj["vulnerable"], obj["goedel"], obj["hands"]["N"][:2]
 (2, 'E', 'NS', '0', ['AS', 'KS'])
+>>> text = format_json_records([BoardRecord.from_board(Board.standard(2, goedel_unrank(0)))])
+>>> read_json_records(text).records[0].vulnerable
+'NS'
 """
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Sequence
 from typing import Any
 
-from croupier.boards import SEATS, Board
+from croupier.boards import MAX_BOARD, SEATS, VULNERABILITIES, Board
+from croupier.errors import CroupierError, FileFormatError, excerpt
+from croupier.formats.board_csv import parse_record_deal
 from croupier.formats.pbn_deal import format_pbn_deal
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 
-__all__ = ["board_to_dict"]
+__all__ = ["board_to_dict", "format_json_records", "read_json_records"]
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_MAX_INT_DIGITS = 40
+
+
+class _LongNumber(str):
+    """A JSON integer too long to be anything croupier reads (kept as its text)."""
+
+
+def _bounded_int(text: str) -> int | _LongNumber:
+    """A JSON integer; past 40 digits its text (Python refuses to convert thousands of digits)."""
+    return int(text) if len(text) <= _MAX_INT_DIGITS else _LongNumber(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded_int)
 
 
 def board_to_dict(board: Board) -> dict[str, Any]:
@@ -45,3 +87,159 @@ def board_to_dict(board: Board) -> dict[str, Any]:
         },
         "goedel": None if board.goedel is None else str(board.goedel),
     }
+
+
+def format_json_records(records: Sequence[BoardRecord], skipped: Sequence[SkippedGame] = ()) -> str:
+    """The JSON board file of ``records`` and ``skipped`` games (indented, one final newline).
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> print(format_json_records([BoardRecord(goedel_unrank(0))]))
+    {
+      "boards": [
+        {
+          "board": null,
+          "dealer": null,
+          "vulnerable": null,
+          "deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+        }
+      ],
+      "skipped": []
+    }
+    <BLANKLINE>
+    """
+    contents = BoardFileContents(list(records), list(skipped))
+    return json.dumps(contents.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def read_json_records(
+    text: str, *, source: str = "<json>", partial: bool = False
+) -> BoardFileContents:
+    """Board records from a JSON board file (see the module docstring).
+
+    Each element of ``boards`` is checked: ``deal`` a deal string (from any
+    seat), ``board`` an integer 1..999 or null, ``dealer`` one of ``N E S W``
+    or null, ``vulnerable`` one of ``None NS EW All`` or null (a missing key
+    is null).  A bad element is a skipped game (``game`` its position from 1,
+    ``line`` the line it starts on); so is a partial deal unless ``partial``.
+    The file's own ``skipped`` list is not read back.  Text that is not JSON,
+    or not an object with a ``boards`` list, is an error; an empty text is no
+    records.
+
+    >>> read_json_records('{"boards": [{"deal": "N:- - - -", "board": 0}]}').skipped[0].reason
+    'board 0 is not a board number 1..999'
+    """
+    if not text.strip():
+        return BoardFileContents([], [], source)
+    try:
+        document, end = _DECODER.raw_decode(text, len(text) - len(text.lstrip(" \t\n\r")))
+        if text[end:].strip():
+            raise json.JSONDecodeError("Extra data", text, end)
+    except json.JSONDecodeError as exc:
+        raise FileFormatError(
+            f"{source} line {exc.lineno} column {exc.colno}: not a JSON board file: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise FileFormatError(f"{source}: not a JSON board file: nested too deeply") from None
+    boards = document.get("boards") if isinstance(document, dict) else None
+    if not isinstance(boards, list):
+        raise FileFormatError(
+            f'{source}: not a JSON board file: expected an object with a "boards" list, '
+            'like {"boards": [{"board": 1, "deal": "N:..."}]}'
+        )
+    lines = _element_lines(text)
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    for index, element in enumerate(boards):
+        game = index + 1
+        line = lines[index] if index < len(lines) else 0
+        try:
+            records.append(_json_record(element, game, line, partial))
+        except CroupierError as exc:
+            skipped.append(SkippedGame(game, line, str(exc)))
+    return BoardFileContents(records, skipped, source)
+
+
+def _json_record(element: object, game: int, line: int, partial: bool) -> BoardRecord:
+    if not isinstance(element, dict):
+        raise FileFormatError(
+            f'a board is a JSON object with a "deal" string, got {_shown(element)}'
+        )
+    deal = element.get("deal")
+    if not isinstance(deal, str):
+        raise FileFormatError(
+            f'"deal" is a deal string like "N:AKQ.JT9.876.5432 ...", got {_shown(deal)}'
+        )
+    number = element.get("board")
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_BOARD
+    ):
+        raise FileFormatError(f"board {_shown(number)} is not a board number 1..{MAX_BOARD}")
+    dealer = element.get("dealer")
+    if dealer is not None and dealer not in SEATS:
+        raise FileFormatError(f'dealer {_shown(dealer)} is not one of "N", "E", "S", "W", null')
+    vulnerable = element.get("vulnerable")
+    if vulnerable is not None and vulnerable not in VULNERABILITIES:
+        raise FileFormatError(
+            f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
+        )
+    hands = parse_record_deal(deal, partial=partial)
+    return BoardRecord(hands, number, dealer, vulnerable, game, line)
+
+
+def _shown(value: object) -> str:
+    """A JSON value for an error message, quoted short."""
+    if isinstance(value, _LongNumber):
+        return excerpt(str(value))
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # pragma: no cover - values came from JSON
+        text = repr(value)
+    return text if len(text) <= 40 else excerpt(text)
+
+
+def _element_lines(text: str) -> list[int]:
+    """The line on which each element of the top-level ``boards`` list starts.
+
+    Called on text that :func:`json.loads` accepted, so only the top-level
+    object and the ``boards`` list are walked here; the stdlib decoder skips
+    every value in between.  With a repeated ``boards`` key the last counts,
+    as in :func:`json.loads`.
+
+    >>> _element_lines('{"x": [1],\\n "boards": [\\n{}, {},\\n{}]}')
+    [3, 3, 4]
+    """
+    decoder = _DECODER
+    lines: list[int] = []
+    counted_to, line = 0, 1
+
+    def skip(pos: int) -> int:
+        match = _SPACE.match(text, pos)
+        return match.end() if match else pos
+
+    def line_at(pos: int) -> int:
+        nonlocal counted_to, line
+        line += text.count("\n", counted_to, pos)
+        counted_to = pos
+        return line
+
+    pos = skip(0) + 1  # past "{"
+    while True:
+        pos = skip(pos)
+        if text[pos] == "}":
+            return lines
+        if text[pos] == ",":
+            pos = skip(pos + 1)
+        key, pos = decoder.raw_decode(text, pos)
+        pos = skip(skip(pos) + 1)  # past ":"
+        if key == "boards" and text[pos] == "[":
+            lines = []
+            pos = skip(pos + 1)
+            while text[pos] != "]":
+                if text[pos] == ",":
+                    pos = skip(pos + 1)
+                lines.append(line_at(pos))
+                _, pos = decoder.raw_decode(text, pos)
+                pos = skip(pos)
+            pos += 1
+        else:
+            _, pos = decoder.raw_decode(text, pos)

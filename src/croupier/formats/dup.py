@@ -1,24 +1,29 @@
 """Duplimate ``.dup`` files for dealing machines (156 bytes per board).
 
-The layout follows Duplimate's published conversion notes:
+Each board is one 156-byte record, with no separators:
 
 * bytes 1–78, the "BRI" part: North's, East's and South's 13 cards as
   two-digit numbers, ``01`` = spade ace … ``13`` = spade two, ``14`` = heart
-  ace … ``52`` = club two (West holds the rest); croupier writes each hand in
-  ascending card number;
-* bytes 79–146, the "DGE" part: the four hands N, E, S, W sorted, 17 bytes
-  each — for every suit a suit-symbol byte followed by its ranks
+  ace … ``52`` = club two (West holds the rest), in any order; croupier writes
+  each hand in ascending card number;
+* bytes 79–146, the "DGE" part: the four hands N, E, S, W, 17 bytes each —
+  for every suit a suit-symbol byte (``06`` spades, ``03`` hearts, ``04``
+  diamonds, ``05`` clubs: the IBM PC glyph codes) followed by its ranks
   (``AKQJT98765432``);
-* bytes 147–156: ``Y``/``N`` "random hands?", ``Y``/``N`` "backwards
-  counting", the lowest board number (3 bytes), copies of each board (2 bytes)
-  and the highest board number (3 bytes), numbers left-aligned and padded
-  with spaces — ``YN1  1 32 `` for a set of boards 1–32.
+* bytes 147–156, the trailer: ``Y``/``N`` "random hands?", ``Y``/``N``
+  "backwards counting", the lowest board number (3 bytes), copies of each
+  board (2 bytes) and the highest board number (3 bytes), numbers
+  left-aligned and padded with spaces — ``YN1  1 32 `` for boards 1–32.
 
-The boards of a file are consecutive, starting at the lowest board number.
-Which byte stands for each suit symbol is not stated in the notes; croupier
-writes the IBM PC (code page 437) glyph codes ``♠ 06``, ``♥ 03``, ``♦ 04``,
-``♣ 05`` and reads any byte there.  ``docs/file-formats.md`` lists what is
-verified.
+Other programs write the trailer differently, and the reader takes them all:
+Big Deal writes ``YN1  0 NN `` (NN = number of boards) in every record,
+deal-convert writes ``YN<first> 0 <count> `` in the first record and ten zero
+bytes in the others, and Big Deal's "blind" files put 68 spaces in the DGE
+part of board 1.  The reader takes the deal from the BRI part, checks it
+against the DGE part when that holds cards, and numbers the boards from the
+lowest board number of the first trailer that is not blank.  The other
+trailer fields are not used.  ``docs/file-formats.md`` says where each rule
+comes from.
 
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.boards import Board, consecutive_numbers
@@ -33,17 +38,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.boards import Board, consecutive_numbers
+from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
-from croupier.errors import FileFormatError
+from croupier.errors import FileFormatError, excerpt
+from croupier.formats.dlm import consecutive_record_numbers
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardFileContents, BoardRecord
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 
 __all__ = [
     "DUP_RECORD_BYTES",
     "DUP_SUIT_BYTES",
     "format_dup_file",
+    "format_dup_records",
     "parse_dup_file",
     "read_dup_records",
 ]
@@ -52,6 +59,7 @@ __all__ = [
 DUP_RECORD_BYTES = 156
 #: The bytes written before spades, hearts, diamonds and clubs in the DGE part.
 DUP_SUIT_BYTES = b"\x06\x03\x04\x05"
+_BLANK = b" \x00"
 
 
 def _bri_hand(cards: Sequence[Card]) -> bytes:
@@ -67,6 +75,47 @@ def _dge_hand(cards: Sequence[Card]) -> bytes:
     return out
 
 
+def _trailer(low: int, high: int, random_hands: bool, copies: int) -> bytes:
+    if not 1 <= copies <= 99:
+        raise FileFormatError(f"copies {copies} out of range; expected 1..99")
+    text = (
+        ("Y" if random_hands else "N")
+        + "N"
+        + str(low).ljust(3)
+        + str(copies).ljust(2)
+        + str(high).ljust(3)
+    )
+    return text.encode("ascii")
+
+
+def _record_bytes(hands: Sequence[Sequence[Card]], trailer: bytes) -> bytes:
+    record = b"".join(_bri_hand(h) for h in hands[:3])
+    record += b"".join(_dge_hand(h) for h in hands)
+    return record + trailer
+
+
+def format_dup_records(
+    records: Sequence[BoardRecord], *, random_hands: bool = True, copies: int = 1
+) -> bytes:
+    """The ``.dup`` bytes of complete records numbered consecutively upwards.
+
+    Every record carries the full trailer (lowest board, copies, highest
+    board).  Anything else is a one-line :class:`~croupier.errors.FileFormatError`.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> data = format_dup_records([BoardRecord(goedel_unrank(0), number=n) for n in (7, 8)])
+    >>> data[146:156], data[302:312]
+    (b'YN7  1 8  ', b'YN7  1 8  ')
+    >>> format_dup_records([BoardRecord(goedel_unrank(0), number=n) for n in (7, 9)])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: DUP files hold consecutive ascending boards; board 9 ...
+    """
+    low, high = consecutive_record_numbers(records, "DUP")
+    trailer = _trailer(low, high, random_hands, copies)
+    return b"".join(_record_bytes(r.hands, trailer) for r in records)
+
+
 def format_dup_file(
     boards: Sequence[Board], *, random_hands: bool = True, copies: int = 1
 ) -> bytes:
@@ -78,89 +127,135 @@ def format_dup_file(
     (312, b'YN17 1 18 ')
     """
     low, high = consecutive_numbers(boards, "DUP")
-    if not 1 <= copies <= 99:
-        raise FileFormatError(f"copies {copies} out of range; expected 1..99")
-    trailer = (
-        ("Y" if random_hands else "N")
-        + "N"
-        + str(low).ljust(3)
-        + str(copies).ljust(2)
-        + str(high).ljust(3)
-    ).encode("ascii")
+    trailer = _trailer(low, high, random_hands, copies)
     out = bytearray()
     for board in boards:
         if any(len(h) != 13 for h in board.hands):
             raise FileFormatError(f"board {board.number}: DUP needs four 13-card hands")
-        record = b"".join(_bri_hand(h) for h in board.hands[:3])
-        record += b"".join(_dge_hand(h) for h in board.hands)
-        out += record + trailer
+        out += _record_bytes(board.hands, trailer)
     return bytes(out)
 
 
-def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
-    """The boards of a ``.dup`` file, read from the BRI part and checked against DGE.
-
-    >>> parse_dup_file(b"12345")
-    Traceback (most recent call last):
-    ...
-    croupier.errors.FileFormatError: <dup>: 5 bytes is not a whole number of 156-byte DUP records
-    """
-    if not data or len(data) % DUP_RECORD_BYTES:
-        raise FileFormatError(
-            f"{source}: {len(data)} bytes is not a whole number of {DUP_RECORD_BYTES}-byte "
-            "DUP records"
-        )
-    boards: list[Board] = []
-    for i in range(0, len(data), DUP_RECORD_BYTES):
-        record = data[i : i + DUP_RECORD_BYTES]
-        where = f"{source} record {i // DUP_RECORD_BYTES + 1}"
-        bri = record[:78].decode("ascii", "replace")
-        if not bri.isdigit():
-            raise FileFormatError(f"{where}: the BRI part must be 78 digits, got {bri!r}")
-        numbers = [int(bri[j : j + 2]) for j in range(0, 78, 2)]
-        if sorted(numbers) != sorted(set(numbers)) or not all(1 <= n <= 52 for n in numbers):
-            raise FileFormatError(f"{where}: BRI card numbers must be 39 distinct values 01..52")
-        hands = [
-            [BIGDEAL_CARD_ORDER[n - 1] for n in numbers[k * 13 : (k + 1) * 13]] for k in range(3)
-        ]
-        taken = set(numbers)
-        hands.append([BIGDEAL_CARD_ORDER[n - 1] for n in range(1, 53) if n not in taken])
-        dge = record[78:146]
-        for k, (seat, hand) in enumerate(zip("NESW", hands, strict=True)):
-            written = _dge_ranks(dge[17 * k : 17 * (k + 1)], where)
-            if written != format_pbn_hand(hand):
-                raise FileFormatError(
-                    f"{where}: the DGE part disagrees with the BRI part for {seat}"
-                )
-        trailer = record[146:].decode("ascii", "replace")
-        low_text = trailer[2:5].strip()
-        if not (low_text.isascii() and low_text.isdigit()):
-            raise FileFormatError(f"{where}: bad lowest board {trailer[2:5]!r} in {trailer!r}")
-        number = int(low_text) + i // DUP_RECORD_BYTES
-        n, e, s, w = hands
-        boards.append(Board.standard(number, (tuple(n), tuple(e), tuple(s), tuple(w))))
-    return boards
+def _bri_hands(bri: bytes) -> list[list[Card]] | str:
+    """The four hands of a BRI part, or the reason it cannot be read."""
+    text = bri.decode("latin-1")
+    if not (text.isascii() and text.isdigit()):
+        return f"the BRI part must be 78 digits, got {excerpt(bri, 20)}"
+    numbers = [int(text[j : j + 2]) for j in range(0, 78, 2)]
+    if len(set(numbers)) != 39 or not all(1 <= n <= 52 for n in numbers):
+        return "BRI card numbers must be 39 distinct values 01..52"
+    hands = [[BIGDEAL_CARD_ORDER[n - 1] for n in numbers[k * 13 : (k + 1) * 13]] for k in range(3)]
+    taken = set(numbers)
+    hands.append([BIGDEAL_CARD_ORDER[n - 1] for n in range(1, 53) if n not in taken])
+    return hands
 
 
-def _dge_ranks(chunk: bytes, where: str) -> str:
-    """The ``S.H.D.C`` ranks of one 17-byte DGE hand (any byte other than a rank is a suit mark)."""
+def _dge_ranks(chunk: bytes) -> str | None:
+    """The ``S.H.D.C`` ranks of one 17-byte DGE hand (a byte other than a rank is a suit mark)."""
     text = "".join(chr(b) if chr(b) in BRIDGE_RANK_LETTERS else "|" for b in chunk)
     if text.count("|") != 4 or not text.startswith("|"):
-        raise FileFormatError(
-            f"{where}: a DGE hand must hold 4 suit symbols and 13 ranks, got {chunk!r}"
-        )
+        return None
     return ".".join(text[1:].split("|"))
+
+
+def _dge_problem(dge: bytes, hands: list[list[Card]]) -> str:
+    """Why the DGE part disagrees with the BRI hands ("" when it agrees or holds no cards)."""
+    if not dge.strip(_BLANK):
+        return ""  # Big Deal's "blind" files leave it blank
+    for k, (seat, hand) in enumerate(zip("NESW", hands, strict=True)):
+        chunk = dge[17 * k : 17 * (k + 1)]
+        written = _dge_ranks(chunk)
+        if written is None:
+            return f"a DGE hand must hold 4 suit symbols and 13 ranks, got {excerpt(chunk)}"
+        if written != format_pbn_hand(hand):
+            return f"the DGE part disagrees with the BRI part for {seat}"
+    return ""
+
+
+def _lowest_board(data: bytes, count: int) -> tuple[int | None, SkippedGame | None]:
+    """The lowest board number from the first trailer that is not blank."""
+    for i in range(count):
+        trailer = data[i * DUP_RECORD_BYTES + 146 : (i + 1) * DUP_RECORD_BYTES]
+        if not trailer.strip(_BLANK):
+            continue
+        low = trailer[2:5].decode("latin-1").strip()
+        if low.isascii() and low.isdigit() and 1 <= int(low) <= MAX_BOARD:
+            return int(low), None
+        reason = (
+            f"bad lowest board {excerpt(trailer[2:5])} in trailer {excerpt(trailer)}; "
+            "board numbers unknown"
+        )
+        return None, SkippedGame(0, i + 1, reason)
+    return None, None
 
 
 def read_dup_records(
     data: bytes, *, source: str = "<dup>", partial: bool = False
 ) -> BoardFileContents:
-    """The records of a DUP file and the games skipped (see :mod:`croupier.formats.records`).
+    """The records of a DUP file and the boards skipped (see :mod:`croupier.formats.records`).
+
+    ``game`` and ``line`` are the record number (from 1).  A record that cannot
+    be read is skipped, and so is a short piece at the end; a bad trailer is
+    reported as game 0 and leaves the numbers ``None``.  DUP holds no dealer or
+    vulnerability, so those stay ``None``.
 
     >>> read_dup_records(b"").records
     []
+    >>> read_dup_records(b"<html>", source="x.dup")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: not a DUP file: x.dup (6 bytes) does not start with a ...
     """
     del partial  # every DUP board is a whole deal
-    boards = parse_dup_file(data, source=source) if data else []
-    records = [BoardRecord.from_board(b, game=i + 1) for i, b in enumerate(boards)]
-    return BoardFileContents(records, [], source)
+    if not data:
+        return BoardFileContents([], [], source)
+    whole = len(data) // DUP_RECORD_BYTES
+    if whole == 0 or not data[:78].isdigit():
+        raise FileFormatError(
+            f"not a DUP file: {source} ({len(data)} bytes) does not start with a "
+            f"{DUP_RECORD_BYTES}-byte DUP record (78 digits, then the DGE hands); "
+            f"{len(data)} bytes is not a whole number of {DUP_RECORD_BYTES}-byte DUP records"
+            if len(data) % DUP_RECORD_BYTES
+            else f"not a DUP file: {source} ({len(data)} bytes) does not start with a "
+            f"{DUP_RECORD_BYTES}-byte DUP record (78 digits, then the DGE hands)"
+        )
+    low, problem = _lowest_board(data, whole)
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = [problem] if problem else []
+    for i in range(whole):
+        record = data[i * DUP_RECORD_BYTES : (i + 1) * DUP_RECORD_BYTES]
+        hands = _bri_hands(record[:78])
+        reason = hands if isinstance(hands, str) else _dge_problem(record[78:146], hands)
+        number = None if low is None else low + i
+        if not reason and number is not None and number > MAX_BOARD:
+            reason = f"board {number} is past {MAX_BOARD}"
+        if reason or isinstance(hands, str):
+            skipped.append(SkippedGame(i + 1, i + 1, str(reason)))
+            continue
+        n, e, s, w = (tuple(h) for h in hands)
+        records.append(BoardRecord((n, e, s, w), number, None, None, i + 1, i + 1))
+    rest = len(data) - whole * DUP_RECORD_BYTES
+    if rest:
+        skipped.append(
+            SkippedGame(
+                whole + 1,
+                whole + 1,
+                f"the file ends with {rest} bytes, not a whole {DUP_RECORD_BYTES}-byte record",
+            )
+        )
+    return BoardFileContents(records, skipped, source)
+
+
+def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
+    """The boards of a ``.dup`` file, strictly: any record skipped is an error.
+
+    >>> parse_dup_file(b"12345")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: not a DUP file: <dup> (5 bytes) does not start with a ...
+    """
+    contents = read_dup_records(data, source=source)
+    if contents.skipped:
+        first = contents.skipped[0]
+        raise FileFormatError(f"{source} record {first.line}: {first.reason}")
+    return contents.boards()

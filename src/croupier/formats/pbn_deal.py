@@ -19,6 +19,8 @@ Parsing rules (lenient on spelling, strict on content):
 * PBN writes ``-`` for an unknown hand.  Since the other three hands then
   determine it, **one** ``-`` hand is completed with the 13 missing cards; two
   or more ``-`` hands are refused (they cannot be completed uniquely).
+  :func:`parse_pbn_deal_partial` reads such partial deals (and end positions,
+  hands of fewer than 13 cards) instead, leaving the unknown cards out.
 
 Anything else raises :class:`~croupier.errors.DealNotationError`.
 
@@ -43,6 +45,7 @@ __all__ = [
     "format_pbn_deal",
     "format_pbn_hand",
     "parse_pbn_deal",
+    "parse_pbn_deal_partial",
     "parse_pbn_hand",
 ]
 
@@ -59,6 +62,10 @@ _RANK_OF_LETTER: dict[str, Rank] = {
     letter: Rank.parse(letter) for letter in PBN_RANKS if letter != "T"
 } | {"T": Rank.TEN}
 _ORDER_IN_SUIT: dict[Rank, int] = {_RANK_OF_LETTER[c]: i for i, c in enumerate(PBN_RANKS)}
+# Cards are immutable: one of each, made once, serves every deal read.
+_CARD: dict[tuple[Rank, Suit], Card] = {
+    (rank, suit): Card(rank, suit) for rank in _ORDER_IN_SUIT for suit in PBN_SUITS
+}
 
 
 def format_pbn_hand(cards: Sequence[Card]) -> str:
@@ -137,7 +144,7 @@ def parse_pbn_hand(text: str) -> list[Card]:
                     f"card {rank.letter}{suit.letter} appears twice in PBN hand {excerpt(text)}"
                 )
             last = pos
-            cards.append(Card(rank, suit))
+            cards.append(_CARD[rank, suit])
     return cards
 
 
@@ -159,6 +166,63 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     ...
     croupier.errors.DealNotationError: PBN deal ... has 3 hands; expected 4 ...
     """
+    hands = _read_hands(text)
+    unknown = [i for i, h in enumerate(hands) if h is None]
+    if len(unknown) > 1:
+        raise DealNotationError(
+            f"PBN deal {excerpt(text)} has {len(unknown)} unknown ('-') hands; at most one can be "
+            "completed from the others"
+        )
+    _check_distinct(hands, text)
+    full = _complete(hands)
+    for i, hand in enumerate(full):
+        if len(hand) != 13:
+            raise DealNotationError(
+                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
+                "every hand needs 13"
+            )
+    return full[0], full[1], full[2], full[3]
+
+
+def parse_pbn_deal_partial(
+    text: str,
+) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
+    """Parse a PBN deal string that may leave cards out: hands of ``N, E, S, W``.
+
+    As :func:`parse_pbn_deal`, but a deal need not be whole: an unknown hand
+    (``-``) is returned empty and a hand may hold fewer than 13 cards (an end
+    position).  One ``-`` hand beside three hands of 13 cards is still
+    completed with the 13 missing cards.  Cards must still be distinct and no
+    hand may hold more than 13.
+
+    >>> n, e, s, w = parse_pbn_deal_partial("W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -")
+    >>> [len(h) for h in (n, e, s, w)]
+    [0, 13, 0, 13]
+    >>> [len(h) for h in parse_pbn_deal_partial("N:AK... QJ... T9... 87...")]
+    [2, 2, 2, 2]
+    >>> parse_pbn_deal_partial("N:AKQJT98765432.A.. - - -")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.DealNotationError: hand N in PBN deal ... has 14 cards; a hand holds at most 13
+    """
+    hands = _read_hands(text)
+    _check_distinct(hands, text)
+    for i, hand in enumerate(hands):
+        if hand is not None and len(hand) > 13:
+            raise DealNotationError(
+                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
+                "a hand holds at most 13"
+            )
+    unknown = [h for h in hands if h is None]
+    if len(unknown) == 1 and all(len(h) == 13 for h in hands if h is not None):
+        full = _complete(hands)
+    else:
+        full = [h if h is not None else [] for h in hands]
+    return full[0], full[1], full[2], full[3]
+
+
+def _read_hands(text: str) -> list[list[Card] | None]:
+    """The hands of a deal string in ``N, E, S, W`` order, ``None`` for an unknown (``-``) one."""
     if not isinstance(text, str):
         raise DealNotationError(f"expected a PBN deal string, got {type(text).__name__}")
     body = text.strip()
@@ -175,12 +239,10 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     hands: list[list[Card] | None] = [None] * 4
     for i, part in enumerate(parts):
         hands[(start + i) % 4] = None if part == "-" else parse_pbn_hand(part)
-    unknown = [i for i, h in enumerate(hands) if h is None]
-    if len(unknown) > 1:
-        raise DealNotationError(
-            f"PBN deal {excerpt(text)} has {len(unknown)} unknown ('-') hands; at most one can be "
-            "completed from the others"
-        )
+    return hands
+
+
+def _check_distinct(hands: list[list[Card] | None], text: str) -> None:
     seen: dict[Card, int] = {}
     for i, hand in enumerate(hands):
         for card in hand or ():
@@ -190,22 +252,18 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
                     f"{PBN_SEATS[i]} in PBN deal {excerpt(text)}"
                 )
             seen[card] = i
-    if unknown:
-        missing = [
-            Card(_RANK_OF_LETTER[letter], suit)
-            for suit in PBN_SUITS
-            for letter in PBN_RANKS
-            if Card(_RANK_OF_LETTER[letter], suit) not in seen
-        ]
-        hands[unknown[0]] = missing
-    full: list[list[Card]] = [h if h is not None else [] for h in hands]
-    for i, hand in enumerate(full):
-        if len(hand) != 13:
-            raise DealNotationError(
-                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
-                "every hand needs 13"
-            )
-    return full[0], full[1], full[2], full[3]
+
+
+def _complete(hands: list[list[Card] | None]) -> list[list[Card]]:
+    """The hands with one unknown hand (if any) given the cards no other hand holds."""
+    held = {card for hand in hands for card in hand or ()}
+    missing = [
+        Card(_RANK_OF_LETTER[letter], suit)
+        for suit in PBN_SUITS
+        for letter in PBN_RANKS
+        if Card(_RANK_OF_LETTER[letter], suit) not in held
+    ]
+    return [h if h is not None else missing for h in hands]
 
 
 def _seat_index(seat: str, context: str | None = None) -> int:

@@ -370,10 +370,15 @@ def make_sessions(
     out.mkdir(parents=True, exist_ok=True)
     check_new_files(paths, overwrite=overwrite)
     rendered: list[tuple[Path, bytes]] = []
-    for item in planned:
+    for item in planned:  # SquareDeal's PBN files are Big Deal's: keep its layout exactly
         title = f"{event.name} — phase {item.session.phase} session {item.session.session}"
         rendered.append(
-            (item.path, render_boards(item.boards, fmt, generator=generator, title=title))
+            (
+                item.path,
+                render_boards(
+                    item.boards, fmt, generator=generator, title=title, pbn_style="bigdeal"
+                ),
+            )
         )
     write_files_atomically(rendered, overwrite=overwrite)
     return planned

@@ -1,4 +1,4 @@
-"""Fast writers of deal arrays: one-line, PBN, JSON lines, ``.npy`` and ``.npz``.
+"""Fast writers of deal arrays: one-line, PBN, LIN, JSON lines, ``.npy`` and ``.npz``.
 
 Every writer takes :class:`~croupier.bulk.DealArray` batches of one layout
 and writes them to a binary stream with numpy (no Python work per card or
@@ -24,12 +24,14 @@ from croupier.bulk.writers.binary import NpyWriter, NpzWriter, npy_header, npz_m
 from croupier.bulk.writers.formats import (
     BULK_FORMATS,
     JsonlWriter,
+    LinWriter,
     OnelineWriter,
     PbnDealWriter,
     PbnWriter,
     UnknownBulkFormatError,
     open_writer,
     write_jsonl,
+    write_lin,
     write_npy,
     write_npz,
     write_oneline,
@@ -38,6 +40,7 @@ from croupier.bulk.writers.formats import (
 )
 from croupier.bulk.writers.text import (
     jsonl_bytes,
+    lin_bytes,
     oneline_bytes,
     parse_oneline,
     pbn_deal_bytes,
@@ -51,6 +54,7 @@ __all__ = [
     "BulkWriterError",
     "DealWriter",
     "JsonlWriter",
+    "LinWriter",
     "NpyWriter",
     "NpzWriter",
     "OnelineWriter",
@@ -58,6 +62,7 @@ __all__ = [
     "PbnWriter",
     "UnknownBulkFormatError",
     "jsonl_bytes",
+    "lin_bytes",
     "npy_header",
     "npz_metadata",
     "oneline_bytes",
@@ -67,6 +72,7 @@ __all__ = [
     "pbn_game_bytes",
     "pbn_header_bytes",
     "write_jsonl",
+    "write_lin",
     "write_npy",
     "write_npz",
     "write_oneline",

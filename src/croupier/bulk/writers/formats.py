@@ -5,7 +5,8 @@ name       class                   output
 ========== ======================= =============================================
 oneline    :class:`OnelineWriter`  dealer's ``printoneline`` lines (bridge)
 pbn-deal   :class:`PbnDealWriter`  one PBN deal string per line
-pbn        :class:`PbnWriter`      PBN 2.1 file of full games (bridge)
+pbn        :class:`PbnWriter`      PBN 2.1 export file of full games (bridge)
+lin        :class:`LinWriter`      BBO LIN, one board per line (bridge)
 jsonl      :class:`JsonlWriter`    one JSON object per deal and line
 npy        :class:`~croupier.bulk.writers.binary.NpyWriter`  the piles array
 npz        :class:`~croupier.bulk.writers.binary.NpzWriter`  piles and metadata
@@ -18,11 +19,14 @@ npz        :class:`~croupier.bulk.writers.binary.NpzWriter`  piles and metadata
 >>> writer.write(deal_array(2, seed="a")); writer.write(deal_array(1, seed="b")); writer.close()
 >>> [ln for ln in out.getvalue().decode().splitlines() if ln.startswith("[Board")]
 ['[Board "3"]', '[Board "4"]', '[Board "5"]']
+>>> out.getvalue()[:21]
+b'% PBN 2.1\\r\\n% EXPORT\\r\\n'
+
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO
 
 import numpy as np
@@ -34,6 +38,7 @@ from croupier.bulk.writers.binary import NpyWriter, NpzWriter
 from croupier.bulk.writers.text import (
     _check_first_board,
     jsonl_bytes,
+    lin_bytes,
     oneline_buffer,
     pbn_deal_buffer,
     pbn_game_bytes,
@@ -47,12 +52,14 @@ from croupier.formats.pbn import pbn_escape
 __all__ = [
     "BULK_FORMATS",
     "JsonlWriter",
+    "LinWriter",
     "OnelineWriter",
     "PbnDealWriter",
     "PbnWriter",
     "UnknownBulkFormatError",
     "open_writer",
     "write_jsonl",
+    "write_lin",
     "write_npy",
     "write_npz",
     "write_oneline",
@@ -60,7 +67,7 @@ __all__ = [
     "write_pbn_deals",
 ]
 
-BULK_FORMATS = ("oneline", "pbn-deal", "pbn", "jsonl", "npy", "npz")
+BULK_FORMATS = ("oneline", "pbn-deal", "pbn", "lin", "jsonl", "npy", "npz")
 """The names :func:`open_writer` takes."""
 
 
@@ -117,20 +124,24 @@ class PbnDealWriter(_TextWriter):
 
 
 class PbnWriter(_TextWriter):
-    """A PBN 2.1 export file: the header at once, then one game per deal.
+    """A PBN 2.1 export file: the two header lines at once, then one game per deal.
 
     Boards are numbered from ``first_board`` on, across batches; ``Dealer``
-    and ``Vulnerable`` follow the standard cycles.  For board numbers up to
-    999 the file is byte for byte what :func:`croupier.formats.pbn.format_pbn_file`
-    writes for the same boards (PBN itself has no upper limit).
+    and ``Vulnerable`` follow the standard cycles and the ``Deal`` tag starts
+    with the dealer's hand (see :func:`~croupier.bulk.writers.text.pbn_game_bytes`).
+    ``comments`` are ``%`` lines after the header (a seeded run's label);
+    ``newline`` is CRLF, as the export format has it, or ``"\\n"``.  For
+    board numbers up to 999 the file is byte for byte what
+    :func:`croupier.formats.pbn.format_pbn_records` writes for the same
+    boards (PBN itself has no upper limit).
 
     >>> import io
     >>> from croupier.bulk import deal_array
     >>> out = io.BytesIO()
-    >>> with PbnWriter(out, deal_array(0).layout, generator="demo") as w:
+    >>> with PbnWriter(out, deal_array(0).layout, comments=["made for the docs"]) as w:
     ...     pass
     >>> out.getvalue()
-    b'% PBN 2.1\\n% EXPORT\\n%\\n[Generator "demo"]\\n'
+    b'% PBN 2.1\\r\\n% EXPORT\\r\\n% made for the docs\\r\\n'
     """
 
     format_name = "pbn"
@@ -145,18 +156,52 @@ class PbnWriter(_TextWriter):
         event: str = "?",
         site: str = "?",
         date: str = "?",
+        comments: Sequence[str] = (),
+        newline: str = "\r\n",
     ) -> None:
         require_bridge(layout, self.format_name)
         self.next_board = _check_first_board(first_board)
-        self._tags = {"event": event, "site": site, "date": date}
-        header = pbn_header_bytes(generator)
-        for value in self._tags.values():
-            pbn_escape(value)  # refuse a bad tag value before anything is written
+        self._tags = {"generator": generator, "event": event, "site": site, "date": date}
+        header = pbn_header_bytes(newline=newline)
+        for value in (*self._tags.values(), *comments):
+            pbn_escape(value)  # refuse a bad tag value or comment before anything is written
+        header += b"".join(f"% {c}{newline}".encode() for c in comments)
+        self._newline = newline
         super().__init__(stream, layout)
         stream.write(header)
 
     def _render(self, batch: DealArray) -> bytes:
-        return pbn_game_bytes(batch, self.next_board, **self._tags)
+        return pbn_game_bytes(batch, self.next_board, newline=self._newline, **self._tags)
+
+    def _write_batch(self, batch: DealArray) -> None:
+        super()._write_batch(batch)
+        self.next_board += len(batch)
+
+
+class LinWriter(_TextWriter):
+    """BBO LIN, one board per line (see :func:`~croupier.bulk.writers.text.lin_bytes`).
+
+    Boards are numbered from ``first_board`` on, across batches; LIN has no
+    header and no comment lines.
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO()
+    >>> with LinWriter(out, deal_array(0).layout, first_board=16) as w:
+    ...     w.write(deal_array(1, seed="a")); w.write(deal_array(1, seed="b"))
+    >>> [line[-18:] for line in out.getvalue().decode().splitlines()]
+    ['Board 16|sv|e|pg||', 'Board 17|sv|o|pg||']
+    """
+
+    format_name = "lin"
+
+    def __init__(self, stream: IO[bytes], layout: Layout, *, first_board: int = 1) -> None:
+        require_bridge(layout, self.format_name)
+        self.next_board = _check_first_board(first_board)
+        super().__init__(stream, layout)
+
+    def _render(self, batch: DealArray) -> bytes:
+        return lin_bytes(batch, self.next_board)
 
     def _write_batch(self, batch: DealArray) -> None:
         super()._write_batch(batch)
@@ -203,6 +248,9 @@ def open_writer(
     *,
     first_board: int = 1,
     generator: str = "croupier",
+    event: str = "?",
+    comments: Sequence[str] = (),
+    newline: str = "\r\n",
     bits_used: bool = False,
     fields: Mapping[str, str | int] | None = None,
     count: int | None = None,
@@ -212,9 +260,10 @@ def open_writer(
 ) -> DealWriter:
     """The writer of format ``fmt`` (one of :data:`BULK_FORMATS`) on ``stream`` for ``layout``.
 
-    Options go to the formats that use them: ``first_board`` and
-    ``generator`` to ``pbn``; ``bits_used`` and ``fields`` to ``jsonl``;
-    ``count`` to ``npy``; ``algorithm``, ``seed`` and ``compress`` to ``npz``.
+    Options go to the formats that use them: ``first_board`` to ``pbn`` and
+    ``lin``; ``generator``, ``event``, ``comments`` and ``newline`` to ``pbn``;
+    ``bits_used`` and ``fields`` to ``jsonl``; ``count`` to ``npy``;
+    ``algorithm``, ``seed`` and ``compress`` to ``npz``.
 
     >>> import io
     >>> from croupier.bulk import deal_array
@@ -228,7 +277,17 @@ def open_writer(
     if fmt == "pbn-deal":
         return PbnDealWriter(stream, layout)
     if fmt == "pbn":
-        return PbnWriter(stream, layout, first_board=first_board, generator=generator)
+        return PbnWriter(
+            stream,
+            layout,
+            first_board=first_board,
+            generator=generator,
+            event=event,
+            comments=comments,
+            newline=newline,
+        )
+    if fmt == "lin":
+        return LinWriter(stream, layout, first_board=first_board)
     if fmt == "jsonl":
         return JsonlWriter(stream, layout, bits_used=bits_used, fields=fields)
     if fmt == "npy":
@@ -278,6 +337,19 @@ def write_pbn(
     4
     """
     with PbnWriter(stream, deals.layout, first_board=first_board, generator=generator) as w:
+        w.write(deals)
+
+
+def write_lin(deals: DealArray, stream: IO[bytes], *, first_board: int = 1) -> None:
+    """Write ``deals`` as BBO LIN boards from board ``first_board`` (:class:`LinWriter`).
+
+    >>> import io
+    >>> from croupier.bulk import deal_array
+    >>> out = io.BytesIO(); write_lin(deal_array(16, seed="a"), out)
+    >>> out.getvalue().count(b"|sv|b|")
+    4
+    """
+    with LinWriter(stream, deals.layout, first_board=first_board) as w:
         w.write(deals)
 
 

@@ -1,4 +1,4 @@
-"""Text records of deal arrays: dealer's one-line layout, PBN deals and games, JSON lines.
+"""Text records of deal arrays: dealer's one-line layout, PBN deals and games, LIN, JSON lines.
 
 Each ``*_bytes`` function turns a whole :class:`~croupier.bulk.DealArray` into
 the bytes of its records (UTF-8, LF line ends) with numpy: no Python work per
@@ -10,8 +10,12 @@ card or per deal.
   empty.  Other layouts: ``<pile> <card> <card> ... | <pile> ...``, every
   pile of the layout (remainder included) with its cards highest first.
 * :func:`pbn_deal_bytes`: one PBN deal string per line, ``N:<N> <E> <S> <W>``.
-* :func:`pbn_game_bytes`: full PBN 2.1 games, board numbers counting up; the
-  tags are those of :func:`croupier.formats.pbn.format_pbn_file`.
+* :func:`pbn_game_bytes`: full games of a PBN 2.1 export file (CRLF line ends
+  unless asked otherwise), board numbers counting up, ``Dealer`` and
+  ``Vulnerable`` by the standard cycles, the ``Deal`` tag starting with the
+  dealer's hand; :func:`pbn_header_bytes` is the file's first two lines.
+* :func:`lin_bytes`: BBO LIN, one board per line, as
+  :func:`croupier.formats.lin.format_lin_board` writes it.
 * :func:`jsonl_bytes`: one JSON object per line, keys as ``croupier deal --format jsonl``.
 
 >>> from croupier.bulk import DealArray
@@ -54,6 +58,7 @@ from croupier.formats.pbn_deal import PBN_RANKS
 
 __all__ = [
     "jsonl_bytes",
+    "lin_bytes",
     "oneline_bytes",
     "parse_oneline",
     "pbn_deal_bytes",
@@ -118,12 +123,31 @@ _DOTS = np.array(
 )
 
 
-def _bridge_hands(piles: npt.NDArray[np.uint8], card_keys: npt.NDArray[np.uint16]) -> Bytes2D:
+def _lin_key_letters() -> npt.NDArray[np.uint8]:
+    """:func:`_key_letters` for LIN hands: the mark after spades is ``H``, then ``D``, ``C``."""
+    table = _key_letters().copy()
+    for key in range(4 * _HAND_SLOT):
+        suit, within = divmod(key % _HAND_SLOT, _SUIT_SLOT)
+        if within == _SUIT_SLOT - 1 and suit < 3:
+            table[key] = ord("HDC"[suit])
+    return table
+
+
+_LIN_LETTERS = _lin_key_letters()
+
+
+def _bridge_hands(
+    piles: npt.NDArray[np.uint8],
+    card_keys: npt.NDArray[np.uint16],
+    letters: npt.NDArray[np.uint8] = _LETTERS,
+) -> Bytes2D:
     """The four hands N, E, S, W of every deal as ``S.H.D.C`` text: shape ``(n, 64)``.
 
     Every hand is 13 letters and 3 dots; sorting each deal's card keys
     together with the 12 dot keys puts every character in its place (16-bit
     keys: numpy sorts them with SIMD code, many times faster than 8-bit ones).
+    ``letters`` maps each key to its character (:data:`_LIN_LETTERS` writes
+    the suit marks of LIN in place of the dots).
     """
     n = piles.shape[0]
     keys = np.empty((n, 64), np.uint16)
@@ -131,7 +155,7 @@ def _bridge_hands(piles: npt.NDArray[np.uint8], card_keys: npt.NDArray[np.uint16
     keys[:, :52] += card_keys
     keys[:, 52:] = _DOTS
     keys.sort(axis=1)
-    return _LETTERS[keys]
+    return letters[keys]
 
 
 def _chunks(deals: DealArray) -> list[npt.NDArray[np.uint8]]:
@@ -206,16 +230,28 @@ def pbn_deal_bytes(deals: DealArray) -> bytes:
     return bytes(pbn_deal_buffer(deals))
 
 
-# -- PBN games ---------------------------------------------------------------------------
+# -- PBN games and LIN boards -------------------------------------------------------------
+
+PBN_NEWLINES = ("\r\n", "\n")
+"""The line ends a PBN game file may have: CRLF (PBN's export format) or LF when asked."""
 
 
-def pbn_header_bytes(generator: str = "croupier") -> bytes:
-    """The start of a PBN 2.1 export file, as :func:`croupier.formats.pbn.format_pbn_file` has it.
+def _check_newline(newline: str) -> bytes:
+    if newline not in PBN_NEWLINES:
+        raise BulkWriterError(f"newline={newline!r} must be '\\r\\n' (PBN export) or '\\n'")
+    return newline.encode()
 
-    >>> pbn_header_bytes("croupier 1.0")
-    b'% PBN 2.1\\n% EXPORT\\n%\\n[Generator "croupier 1.0"]\\n'
+
+def pbn_header_bytes(*, newline: str = "\r\n") -> bytes:
+    """The first two lines of a PBN 2.1 export file (``% PBN 2.1``, ``% EXPORT``).
+
+    >>> pbn_header_bytes()
+    b'% PBN 2.1\\r\\n% EXPORT\\r\\n'
+    >>> pbn_header_bytes(newline="\\n")
+    b'% PBN 2.1\\n% EXPORT\\n'
     """
-    return f'% PBN 2.1\n% EXPORT\n%\n[Generator "{pbn_escape(generator)}"]\n'.encode()
+    nl = _check_newline(newline)
+    return b"% PBN 2.1" + nl + b"% EXPORT" + nl
 
 
 def _cycle_tables() -> tuple[Bytes2D, Bytes2D]:
@@ -228,34 +264,53 @@ def _cycle_tables() -> tuple[Bytes2D, Bytes2D]:
     return dealers, vuls
 
 
+def _from_dealer(hands: Bytes2D, phase: npt.NDArray[np.int64]) -> Bytes2D:
+    """The four 16-byte hands of each row, turned so that the dealer's (``phase % 4``) is first."""
+    n = hands.shape[0]
+    turn = (phase[:, None] + np.arange(4)) % 4  # the seats N E S W = 0 1 2 3 from the dealer on
+    by_seat = hands.reshape(n, 4, 16)
+    return np.take_along_axis(by_seat, turn[:, :, None], axis=1).reshape(n, 64)
+
+
 def pbn_game_bytes(
     deals: DealArray,
     first_board: int = 1,
     *,
+    generator: str = "croupier",
     event: str = "?",
     site: str = "?",
     date: str = "?",
+    newline: str = "\r\n",
 ) -> bytes:
-    """The PBN games of ``deals``, boards numbered from ``first_board`` (no file header).
+    """The PBN 2.1 export games of ``deals``, boards numbered from ``first_board`` (no header).
 
-    Tags and their order are those of :func:`croupier.formats.pbn.format_pbn_file`:
-    ``Event``, ``Site``, ``Date``, ``Board``, the four players (``?``),
-    ``Dealer`` and ``Vulnerable`` from the board number, ``Deal``, then
-    ``Scoring``, ``Declarer``, ``Contract``, ``Result`` (``?``), and a blank line.
+    Every game has the mandatory tags in PBN's order: ``Event``, ``Site``,
+    ``Date``, ``Board``, ``West``, ``North``, ``East``, ``South`` (``?``),
+    ``Dealer`` and ``Vulnerable`` by the standard cycles, ``Deal`` starting
+    with the dealer's hand, ``Scoring``, ``Declarer``, ``Contract``,
+    ``Result`` (``?``), then ``Generator``, and an empty line; every line
+    ends with ``newline`` (CRLF by default, as the export format has it).
+    Board numbers go on past 999 (PBN sets no limit; croupier's readers
+    take 1..999).
 
     >>> from croupier.bulk import deal_array
     >>> text = pbn_game_bytes(deal_array(20, seed="docs"), first_board=7).decode()
-    >>> [line for line in text.splitlines() if line.startswith(("[Board", "[Dealer", "[Vul"))][:3]
+    >>> lines = text.split("\\r\\n")
+    >>> [line for line in lines if line.startswith(("[Board", "[Dealer", "[Vul"))][:3]
     ['[Board "7"]', '[Dealer "S"]', '[Vulnerable "All"]']
+    >>> [line[:9] for line in lines if line.startswith("[Deal ")][:2]
+    ['[Deal "S:', '[Deal "W:']
     """
     require_bridge(deals.layout, "pbn")
     first = _check_first_board(first_board)
+    nl = _check_newline(newline).decode()
     keys = _bridge_card_keys(deals.layout)
     dealers, vuls = _cycle_tables()
-    head = f'[Event "{pbn_escape(event)}"]\n[Site "{pbn_escape(site)}"]\n'
-    head += f'[Date "{pbn_escape(date)}"]\n[Board "'
-    players = '"]\n[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n[Dealer "'
-    tail = '"]\n[Scoring "?"]\n[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n\n'
+    head = f'[Event "{pbn_escape(event)}"]{nl}[Site "{pbn_escape(site)}"]{nl}'
+    head += f'[Date "{pbn_escape(date)}"]{nl}[Board "'
+    players = f'"]{nl}[West "?"]{nl}[North "?"]{nl}[East "?"]{nl}[South "?"]{nl}[Dealer "'
+    tail = f'"]{nl}[Scoring "?"]{nl}[Declarer "?"]{nl}[Contract "?"]{nl}[Result "?"]{nl}'
+    tail += f'[Generator "{pbn_escape(generator)}"]{nl}{nl}'
     out = []
     start = first
     for chunk in _chunks(deals):
@@ -263,10 +318,56 @@ def pbn_game_bytes(
         boards = np.arange(start, start + n, dtype=np.int64)
         phase = (boards - 1) % 16
         width = len(str(start + n - 1))
-        hands = _bridge_hands(chunk, keys)
+        hands = _from_dealer(_bridge_hands(chunk, keys), phase % 4)
         parts: list[Part] = [head.encode(), decimal_digits(boards, width), players.encode()]
-        parts += [dealers[phase], b'"]\n[Vulnerable "', vuls[phase], b'"]\n[Deal "']
-        parts += _hand_parts(hands, (b"N:", b" ", b" ", b" ", tail.encode()))
+        parts += [dealers[phase], f'"]{nl}[Vulnerable "'.encode(), vuls[phase]]
+        parts += [f'"]{nl}[Deal "'.encode(), dealers[phase]]
+        parts += _hand_parts(hands, (b":", b" ", b" ", b" ", tail.encode()))
+        out.append(join_rows(parts, n, padded=True))
+        start += n
+    return b"".join(out)
+
+
+_LIN_DEALER_DIGITS = np.array([[ord(d)] for d in "3412"], np.uint8)  # dealer N E S W
+_LIN_VULNERABILITY = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
+_LIN_SEATS = (2, 3, 0, 1)  # LIN's hands are South's, West's, North's, East's
+
+
+def lin_bytes(deals: DealArray, first_board: int = 1) -> bytes:
+    """Every deal as a BBO LIN line (LF line ends), boards numbered from ``first_board``.
+
+    Byte for byte what :func:`croupier.formats.lin.format_lin_board` writes for
+    the same boards: ``pn|,,,|st||md|`` and the dealer's digit (1 South,
+    2 West, 3 North, 4 East), the hands of South, West, North and East as
+    ``S…H…D…C…``, ``|rh||ah|Board N|sv|`` and the vulnerability (``o``,
+    ``n``, ``e``, ``b``), then ``|pg||``.  Board numbers go on past 999.
+
+    >>> from croupier.bulk import DealArray
+    >>> from croupier.dealing.layout import make_layout
+    >>> from croupier.dealing.deal import deal_from_number
+    >>> line = lin_bytes(DealArray.from_deals([deal_from_number(make_layout("bridge"), 0)]), 2)
+    >>> line.decode().split("|")[5:9]
+    ['4SHDAKQJT98765432C,SHDCAKQJT98765432,SAKQJT98765432HDC,SHAKQJT98765432DC', 'rh', '', 'ah']
+    >>> line[-21:]
+    b'ah|Board 2|sv|n|pg||\\n'
+    """
+    require_bridge(deals.layout, "lin")
+    first = _check_first_board(first_board)
+    keys = _bridge_card_keys(deals.layout)
+    vuls = np.array([[ord(_LIN_VULNERABILITY[vulnerability(b)])] for b in range(1, 17)], np.uint8)
+    out = []
+    start = first
+    for chunk in _chunks(deals):
+        n = chunk.shape[0]
+        boards = np.arange(start, start + n, dtype=np.int64)
+        phase = (boards - 1) % 16
+        width = len(str(start + n - 1))
+        hands = _bridge_hands(chunk, keys, _LIN_LETTERS)
+        parts: list[Part] = [b"pn|,,,|st||md|", _LIN_DEALER_DIGITS[phase % 4]]
+        for k, seat in enumerate(_LIN_SEATS):
+            parts += [b"S" if k == 0 else b",S", hands[:, 16 * seat : 16 * seat + 16]]
+        parts += [b"|rh||ah|Board ", decimal_digits(boards, width), b"|sv|", vuls[phase]]
+        parts.append(b"|pg||\n")
         out.append(join_rows(parts, n, padded=True))
         start += n
     return b"".join(out)
