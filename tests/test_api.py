@@ -296,6 +296,17 @@ def test_deals_reproduce_the_golden_deals(case: dict[str, Any]) -> None:
     assert [d.bits_used for d in got] == [d["bits_used"] for d in case["deals"]]
 
 
+@pytest.mark.parametrize("method", ["optimal", "block", "interval", "arithmetic", "fraction"])
+@pytest.mark.parametrize("game", ["bridge", "skat"])
+def test_the_first_deals_of_a_run_never_depend_on_the_count(game: str, method: str) -> None:
+    # croupier-deal/2: the margin starts at the second deal by position, never by count
+    runs = [
+        [d.number for d in croupier.deals(game, k, seed="prefix", method=method)] for k in (1, 2, 5)
+    ]
+    assert runs[2][:2] == runs[1] and runs[1][:1] == runs[0]
+    assert runs[0] == [croupier.deal(game, seed="prefix", method=method).number]
+
+
 SHUFFLE_CASES = [
     c for c in _vector("seeded_v1.json")["shuffles"] if c["purpose"] == "shuffle" and not c["index"]
 ]

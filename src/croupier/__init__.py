@@ -7,7 +7,7 @@ lives one module down.  Deal, shuffle and number deals:
 >>> from typing import get_args
 >>> d = croupier.deal(seed="club night")              # bridge by default
 >>> [len(hand) for hand in d.hands], d.algorithm
-([13, 13, 13, 13], 'croupier-deal/1')
+([13, 13, 13, 13], 'croupier-deal/2')
 >>> croupier.deal(seed="club night") == d             # a seed always gives the same deal
 True
 >>> croupier.unrank("bridge", croupier.rank(d)) == d

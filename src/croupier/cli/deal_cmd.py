@@ -5,7 +5,7 @@ schemes and deck presets named in the help and accepted by the options come
 from the library's registries (:data:`croupier.dealing.GAMES`,
 :data:`croupier.dealing.METHODS`, :func:`croupier.ranking.schemes.scheme_names`,
 :data:`croupier.decks.DECK_PRESETS`).  Both engines (``deal``,
-``croupier-deal/1``, and ``bulk``, ``croupier-bulk/1``) write the formats of
+``croupier-deal/2``, and ``bulk``, ``croupier-bulk/1``) write the formats of
 :data:`PER_DEAL_FORMATS`; the text formats deal by deal (:data:`WRITERS`),
 the board formats and the others through the bulk writers of
 :mod:`croupier.bulk.writers` (see :data:`BULK_WRITER_NAMES`).
@@ -147,7 +147,7 @@ DealFormat = Literal[PerDealFormat, BulkOnlyFormat]
 """Every output format of ``croupier deal``."""
 
 DealEngine = Literal["deal", "bulk"]
-"""The two dealing algorithms of ``croupier deal``: ``croupier-deal/1`` and ``croupier-bulk/1``."""
+"""The two dealing algorithms of ``croupier deal``: ``croupier-deal/2`` and ``croupier-bulk/1``."""
 
 MAX_DEAL_COUNT = 1_000_000_000
 """The most deals one ``croupier deal`` run prints (``--count``); every format streams."""

@@ -4,7 +4,7 @@
 >>> from croupier.randomness import make_source
 >>> d = deal(make_layout("bridge"), source=make_source(seed="demo", purpose="deal"))
 >>> [len(h) for h in d.hands], d.method, d.algorithm
-([13, 13, 13, 13], 'optimal', 'croupier-deal/1')
+([13, 13, 13, 13], 'optimal', 'croupier-deal/2')
 >>> 0 <= d.number < d.layout.count
 True
 
@@ -30,6 +30,7 @@ from croupier.ranking.schemes import get_scheme
 __all__ = [
     "ALGORITHM_ID",
     "DEFAULT_SCHEME",
+    "RUN_MARGIN_BITS",
     "Deal",
     "deal",
     "deal_from_number",
@@ -37,8 +38,15 @@ __all__ = [
     "deal_many",
 ]
 
-ALGORITHM_ID = "croupier-deal/1"
-"""Id and version of the dealing algorithm; bumped whenever a seed would give another deal."""
+ALGORITHM_ID = "croupier-deal/2"
+"""Id and version of the dealing algorithm; bumped whenever a seed would give another deal.
+
+Version 2: the 32-bit margin starts at a run's second deal, whatever the count
+(version 1 chose it by count, so ``--count 1`` and ``--count 2`` began differently).
+"""
+
+RUN_MARGIN_BITS = 32
+"""The margin (in bits) of the uniform draws of a run's second and later deals."""
 
 DEFAULT_SCHEME = "croupier"
 """The scheme of :attr:`Deal.number`."""
@@ -369,10 +377,12 @@ def deal_many(
     """``count`` independent uniform deals from ONE sampler (leftover randomness carries over).
 
     Each deal's ``bits_used`` is what the source handed out while it was made;
-    their sum is the source's total.  Without a ``sampler``, a run of several
-    deals uses one with a 32-bit margin (see
+    their sum is the source's total.  Without a ``sampler``, the first deal is
+    drawn with the fewest bits and every later one with a
+    :data:`RUN_MARGIN_BITS`-bit margin (see
     :class:`~croupier.randomness.UniformSampler`), so over a long run the
-    optimal method costs ``log2 M`` bits per deal plus almost nothing.
+    optimal method costs ``log2 M`` bits per deal plus almost nothing, and the
+    first K deals are the same whatever ``count`` is (prefix stability).
 
     >>> from croupier.dealing.layout import make_layout
     >>> from croupier.randomness import make_source
@@ -387,13 +397,16 @@ def deal_many(
         layout = make_layout(layout)
     if count < 0:
         raise CroupierError(f"count must be >= 0, got {count}")
+    run_margin: int | None = None  # the margin from the second deal on, when ours to set
     if sampler is None:
-        # For a run, hold a 32-bit margin so almost nothing is ever rejected and
-        # the leftover carries over; a single deal takes the fewest bits.
-        # Finite user entropy (dice) is never spent on a margin.
+        # The first deal takes the fewest bits (no margin); from the second deal on,
+        # a 32-bit margin means almost nothing is ever rejected and the leftover
+        # carries over.  The switch is by position, never by count, so the first K
+        # deals of a run do not depend on how many are dealt.  Finite user entropy
+        # (dice) is never spent on a margin.
         src_ = source if source is not None else OsRandomSource()
-        margin = 32 if count > 1 and src_.kind != "entropy" else 0
-        sampler = UniformSampler(src_, margin_bits=margin)
+        sampler = UniformSampler(src_, margin_bits=0)
+        run_margin = RUN_MARGIN_BITS if src_.kind != "entropy" else 0
     src = sampler.source
     kind = src.kind
     m = get_deal_method(method)
@@ -401,7 +414,9 @@ def deal_many(
     if m.name == "optimal" and len(layout.deck) <= FAST_UNRANK_CARDS:
         fast = _FastUnranker(layout)
         below = sampler.below
-        for _ in range(count):
+        for i in range(count):
+            if i == 1 and run_margin is not None:
+                sampler.margin_bits = run_margin
             before = src.bits_used
             number = below(total)
             masks = fast.masks(number)
@@ -409,7 +424,9 @@ def deal_many(
             yield Deal(layout, None, "optimal", bits, kind, number, ALGORITHM_ID, masks)
         return
     # Other methods, and the optimal one on big decks (plain unranking, no tables).
-    for _ in range(count):
+    for i in range(count):
+        if i == 1 and run_margin is not None:
+            sampler.margin_bits = run_margin
         before = src.bits_used
         owners, known = m.run(layout.sizes, sampler)
         piles = _piles_from_owners(layout, owners)

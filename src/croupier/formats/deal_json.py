@@ -12,7 +12,7 @@ A deal object has these keys:
 ``scheme``      the scheme of ``number`` (a number never travels without it)
 ``pbn``         the PBN deal string, only for bridge-like layouts
 ``method``      the deal method; ``bits_used``: bits spent on this deal
-``algorithm``   algorithm id and version, e.g. ``croupier-deal/1``
+``algorithm``   algorithm id and version, e.g. ``croupier-deal/2``
 ``source``      the kind of randomness: ``os-csprng``, ``seeded``, ``entropy``…
 ==============  ==============================================================
 
