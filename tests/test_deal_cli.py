@@ -7,6 +7,7 @@ import io
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 from endplay.parsers import lin as endplay_lin
@@ -595,7 +596,10 @@ def test_cli_entropy_json_shape(cli: CliRunner) -> None:
 
 
 @pytest.mark.parametrize("command", ["deal", "rank", "unrank", "entropy"])
-def test_cli_help_examples_run(cli: CliRunner, command: str) -> None:
+def test_cli_help_examples_run(
+    cli: CliRunner, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # examples that write files write them here
     help_text = cli([command, "--help"]).out
     examples = help_text.split("Examples:")[1].strip().split("\n\n")[0].splitlines()
     assert len(examples) >= 2

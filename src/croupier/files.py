@@ -53,6 +53,7 @@ __all__ = [
     "FileWriteError",
     "check_new_files",
     "read_bounded",
+    "read_failure",
     "read_file",
     "remove_stale_temporaries",
     "write_file",
@@ -504,12 +505,19 @@ def read_bounded(path: str, limit: int, *, what: str) -> bytes:
         with open(path, "rb") as handle:
             return handle.read(limit + 1)
     except OSError as exc:
-        if isinstance(exc, IsADirectoryError):
-            why = "it is a folder, not a file"
-        elif isinstance(exc, FileNotFoundError):
-            why = "no such file"
-        elif isinstance(exc, PermissionError):
-            why = "permission denied"
-        else:
-            why = (exc.strerror or str(exc)).lower()
-        raise FileFormatError(f"cannot read {what}: {why}") from None
+        raise FileFormatError(f"cannot read {what}: {read_failure(exc)}") from None
+
+
+def read_failure(exc: OSError) -> str:
+    """Why a file could not be opened for reading, in a few words for a one-line error.
+
+    >>> read_failure(FileNotFoundError(2, "No such file or directory"))
+    'no such file'
+    """
+    if isinstance(exc, IsADirectoryError):
+        return "it is a folder, not a file"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc)).lower()

@@ -38,9 +38,17 @@ import typer
 import croupier
 from croupier.boards import MAX_BOARD
 from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, DealArray
+from croupier.bulk.chunk_files import CHUNK_FORMATS
 from croupier.bulk.generate import COMPILED_FROM
 from croupier.bulk.unrank import Engine, compiled_available, compiled_fits
 from croupier.bulk.writers import BULK_FORMATS, NpyWriter, NpzWriter, open_writer
+from croupier.cli.cluster_options import (
+    ChunkOpt,
+    ClusterRequest,
+    SchedulerOpt,
+    WorkersOpt,
+    cluster_request,
+)
 from croupier.cli.conditioned import ConditionedDealer, DealerLike
 from croupier.cli.options import (
     BitsOpt,
@@ -265,6 +273,15 @@ that pass, found by rejection or by exact smart stacking (--strategy auto
 chooses; the note says which and how many deals pass).  Both use the bulk
 engine.  For whole scripts with statistics, see croupier dealer.
 
+On a Dask cluster (the cluster extra): --workers N (a local cluster of N
+processes) or --scheduler ADDRESS (a running one) with --out DIR writes one
+file per chunk of --chunk deals (default 1,048,576) into DIR, then
+DIR/manifest.json (files in order, rows, sizes, SHA-256).  Formats {", ".join(CHUNK_FORMATS)}
+with --engine bulk; the files in order hold what one process writes for the
+same seed.  Run the same command again to finish an interrupted run (chunks
+already written are checked by SHA-256 and kept); a DIR of another run is
+refused unless --overwrite.
+
 \b
 Examples:
   croupier deal
@@ -277,6 +294,7 @@ Examples:
   croupier deal --count 5 --format oneline --seed "sim 1"
   croupier deal --engine bulk --count 3 --format pbn-deal --seed "sim 1" --bits
   croupier deal --where 'hcp(north) >= 15 and shape(north, any 4333 + any 4432)' -n 20
+  croupier deal --count 200000 --format oneline --seed s1 --workers 2 --chunk 100000 --out deals/
 """
 
 RANK_HELP = f"""\
@@ -922,6 +940,101 @@ def _board_options(
 # -- commands -----------------------------------------------------------------------------
 
 
+def _check_cluster_run(
+    cluster: ClusterRequest,
+    out: Path | None,
+    fmt: DealFormat,
+    engine: DealEngine | None,
+    conditioned: bool,
+    entropy: str | None,
+) -> None:
+    """``--workers``/``--scheduler``'s options checked: the bulk engine, files in a folder."""
+    where = "--workers" if cluster.workers is not None else "--scheduler"
+    if out is None:
+        raise CroupierError(f"{where} writes one file per chunk into a folder: give --out DIR")
+    if fmt not in CHUNK_FORMATS:
+        raise CroupierError(
+            f"{where} writes --format {', '.join(CHUNK_FORMATS)} in chunk files, not {fmt}"
+        )
+    if engine == "deal" or (engine is None and default_engine(fmt) != "bulk"):
+        raise CroupierError(
+            f"{where} deals with the bulk engine ({BULK_ALGORITHM_ID}); --format {fmt} "
+            "defaults to --engine deal: add --engine bulk"
+        )
+    if conditioned:
+        raise CroupierError(
+            f"{where} with --where/--predeal: run the condition as a script with "
+            "croupier dealer --workers"
+        )
+    if entropy is not None:
+        raise CroupierError(f"{where} deals from the OS CSPRNG or --seed, not --entropy")
+
+
+def _deal_on_cluster(
+    cluster: ClusterRequest,
+    layout: Layout,
+    count: int,
+    fmt: DealFormat,
+    seed: str | None,
+    out: Path,
+    overwrite: bool,
+    quiet: bool,
+    bits: bool,
+) -> None:
+    """``croupier deal --workers/--scheduler --out DIR``: chunk files and their manifest."""
+    from croupier.bulk.chunk_files import DEFAULT_FILE_CHUNK, FileJob, deal_to_files
+    from croupier.cluster import open_client
+
+    size = DEFAULT_FILE_CHUNK if cluster.chunk is None else cluster.chunk
+    job = FileJob(
+        str(out.resolve()),
+        layout,
+        fmt,
+        seed,
+        count,
+        size,
+        label=BULK_SEEDED_LABEL if seed is not None else None,
+        engine=_bulk_engine(layout, min(count, size)),
+        fields={
+            "algorithm": BULK_ALGORITHM_ID,
+            "source": "seeded" if seed is not None else "os-csprng",
+        },
+    )
+    show = progress_wanted(
+        count,
+        "bulk",
+        quiet=quiet,
+        stderr_is_terminal=is_terminal(sys.stderr),
+        output_is_terminal=False,
+    )
+    run = RunState()
+    with (
+        open_client(workers=cluster.workers, scheduler=cluster.scheduler) as client,
+        stop_on_ctrl_c(run),
+        progress_bar(count, show) as advance,
+    ):
+        manifest = deal_to_files(
+            job, client, overwrite=overwrite, progress=advance, stop=lambda: run.stop
+        )
+    if manifest is None:
+        typer.echo(
+            f"warning: interrupted by Ctrl-C; the chunks written so far are kept: run the "
+            f"same command again to finish {str(out)!r}",
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED)
+    if not quiet:
+        source = "the seed" if seed is not None else "the OS CSPRNG (not reproducible)"
+        typer.echo(
+            f"dealt {count:,} deals with {BULK_ALGORITHM_ID} from {source} into "
+            f"{len(manifest['files']):,} chunk files of up to {size:,} in {str(out)!r} "
+            f"(manifest.json lists them with their SHA-256)",
+            err=True,
+        )
+    if bits:
+        typer.echo(_bits_note(manifest["bits"], count, layout), err=True)
+
+
 @app.command("deal", help=DEAL_HELP)
 def deal_command(
     game: GameArg = None,
@@ -985,8 +1098,12 @@ def deal_command(
     lf: Annotated[
         bool, typer.Option("--lf", help="LF line ends in --format pbn (PBN export has CRLF).")
     ] = False,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    chunk: ChunkOpt = None,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
+    cluster = cluster_request(workers, scheduler, chunk)
     out_format = _resolve_format(fmt, as_json)
     boards = _board_options(out_format, count, first_board, event, lf)
     chosen = engine is not None
@@ -1030,6 +1147,15 @@ def deal_command(
             f"--format {out_format} is binary, so it is never written to standard output; "
             f"give a file: --out FILE.{out_format}"
         )
+    if cluster is not None:
+        _check_cluster_run(cluster, out, out_format, engine, conditioned, entropy)
+        assert out is not None
+        source = make_source(seed=seed, entropy=None, purpose="deal")
+        _deal_on_cluster(cluster, layout, count, out_format, seed, out, overwrite, quiet, bits)
+        for line in _source_notes(source, layout, count, f"{BULK_ALGORITHM_ID}"):
+            if line.startswith("warning:"):
+                typer.echo(line, err=True)
+        return
     source = make_source(seed=seed, entropy=entropy, purpose="deal")
     need = count * math.log2(layout.count)
     what = f"a {layout.game} deal needs" if count == 1 else f"{count} deals need"

@@ -18,6 +18,7 @@ commands; ``croupier dealer`` follows dealer (see
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import sys
@@ -31,6 +32,13 @@ import typer
 import croupier
 from croupier.bulk import DealArray
 from croupier.bulk.writers import open_writer
+from croupier.cli.cluster_options import (
+    ChunkOpt,
+    ClusterRequest,
+    SchedulerOpt,
+    WorkersOpt,
+    cluster_request,
+)
 from croupier.cli.options import JsonOpt, OverwriteOpt, SeedOpt, out_option
 from croupier.cli.running import (
     INTERRUPTED,
@@ -45,6 +53,7 @@ from croupier.errors import CroupierError
 from croupier.files import AtomicFile
 from croupier.simulate.actions import ActionRunner, dealer_summary
 from croupier.simulate.ast import Frequency, Script
+from croupier.simulate.double_dummy import TricksArray
 from croupier.simulate.parse import MAX_SCRIPT, parse_script
 from croupier.simulate.run import RunBatch, Simulation
 
@@ -93,12 +102,19 @@ number), -v (no closing lines), -m (progress bar).  Without a seed the deals
 come from the OS CSPRNG; --seed or -s make the run reproducible, and the
 first K deals produced never depend on -p or -g.
 
+On a Dask cluster (the cluster extra): --workers N starts a local cluster of
+N processes, --scheduler ADDRESS uses a running one.  The rows are split into
+chunks of --chunk rows (default 1,048,576, or 32 when the script calls
+tricks()), each solved by a worker, merged in order: the output is the same
+as without a cluster, for any number of workers and any chunk size.
+
 \b
 Examples:
   croupier dealer notrump.dlr
   croupier dealer notrump.dlr -p 100 --seed "club night" --format pbn
   croupier dealer stats.dlr -g 1000000 --format table --plot hcp.svg
   echo 'condition hcp(north) >= 20 action printoneline' | croupier dealer - -p 5
+  croupier dealer slam.dlr -p 1000 --seed s1 --workers 8 --format table
 """
 
 
@@ -172,7 +188,8 @@ class _DealWriter:
         self.target.truncate()
         return data
 
-    def write(self, deals: DealArray) -> None:
+    def write(self, deals: DealArray, tables: TricksArray | None = None) -> None:
+        """Write ``deals``; ``tables``: their double-dummy tables when already solved."""
         self.writer.write(deals)
         if not self.dd:
             return
@@ -180,7 +197,8 @@ class _DealWriter:
         from croupier.simulate.double_dummy import par_results, pbn_dd_tags, tricks_table
 
         numbers = range(self.board, self.board + len(deals))
-        tables = tricks_table(deals)
+        if tables is None:
+            tables = tricks_table(deals)
         pars = par_results(
             deals,
             [boards.dealer((n - 1) % 16 + 1) for n in numbers],  # the cycles go on past 999
@@ -201,13 +219,45 @@ class _DealWriter:
             self.stream.write(self._flush_dd())
 
 
-def _batches(
+def _run_batches(
     simulation: Simulation,
+    limits: tuple[int, int],
+    cluster: ClusterRequest | None,
+    client: object,
+    dd: bool,
+    seed: str | None,
+    strategy: Strategy,
+) -> Iterator[tuple[RunBatch, TricksArray | None]]:
+    """The run's batches, with the deals' double-dummy tables when a cluster solved them
+    (``seed`` and ``strategy``: the simulation's, sent to the workers)."""
+    produce, generate = limits
+    if cluster is None:
+        size = DOUBLE_DUMMY_BATCH if simulation.script.uses_double_dummy() else BATCH
+        for batch in simulation.batches(produce=produce, generate=generate, batch=size):
+            yield batch, None
+        return
+    from croupier.simulate.distributed import ChunkSpec, chunk_batches
+
+    spec = ChunkSpec.of(
+        simulation.script,
+        seed=seed,
+        strategy=strategy,
+        tricks=dd,
+        statistics=False,
+    )
+    for merged in chunk_batches(
+        simulation, spec, client, produce=produce, generate=generate, chunk=cluster.chunk
+    ):
+        yield merged.batch, merged.tricks
+
+
+def _batches(
+    batches: Iterator[tuple[RunBatch, TricksArray | None]],
     limits: tuple[int, int],
     run: RunState,
     advance: Advance,
-) -> Iterator[RunBatch]:
-    """The simulation's batches until the run ends or Ctrl-C asks it to stop.
+) -> Iterator[tuple[RunBatch, TricksArray | None]]:
+    """The run's batches until the run ends or Ctrl-C asks it to stop.
 
     The progress bar counts deals produced when ``produce`` ends the run, else
     deals generated.
@@ -215,9 +265,8 @@ def _batches(
     produce, generate = limits
     by_produced = produce < generate
     done = 0
-    size = DOUBLE_DUMMY_BATCH if simulation.script.uses_double_dummy() else BATCH
-    for batch in simulation.batches(produce=produce, generate=generate, batch=size):
-        yield batch
+    for batch, tricks in batches:
+        yield batch, tricks
         run.written = batch.produced
         now = batch.produced if by_produced else batch.generated
         advance(now - done)
@@ -314,8 +363,12 @@ def dealer_command(
             "Default: a bar on a terminal for long runs.",
         ),
     ] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    chunk: ChunkOpt = None,
 ) -> None:
     """Run a dealer script."""
+    cluster = cluster_request(workers, scheduler, chunk)
     _check_count("-g/--generate", generate, MAX_GENERATE)
     _check_count("-p/--produce", produce, MAX_GENERATE)
     seed_text = _seed_text(seed, dealer_seed)
@@ -357,18 +410,28 @@ def dealer_command(
     generated = produced = 0
     started = time.perf_counter()
     try:
-        with stop_on_ctrl_c(run), progress_bar(total, show, "producing") as advance:
-            for batch in _batches(simulation, limits, run, advance):
+        with contextlib.ExitStack() as stack:
+            client = None
+            if cluster is not None:
+                from croupier.cluster import open_client
+
+                client = stack.enter_context(
+                    open_client(workers=cluster.workers, scheduler=cluster.scheduler)
+                )
+            stack.enter_context(stop_on_ctrl_c(run))
+            advance = stack.enter_context(progress_bar(total, show, "producing"))
+            made = _run_batches(simulation, limits, cluster, client, dd, seed_text, strategy)
+            for batch, tricks in _batches(made, limits, run, advance):
                 generated = batch.generated
                 deals = batch.deals
                 if len(deals):
-                    runner.feed(deals, produced + 1)
+                    runner.feed(deals, produced + 1, tricks=tricks)
                     if as_json:
                         deals_json.extend(_pbn_strings(deals))
                     elif fmt in ("pbn", "oneline"):
                         if writer is None:
                             writer = _DealWriter(fmt, binary, deals, dd)
-                        writer.write(deals)
+                        writer.write(deals, tricks)
                 produced = batch.produced
             report = runner.finish()
             if writer is not None:
@@ -394,6 +457,8 @@ def dealer_command(
             if file is not None:
                 file.commit()
     finally:
+        with contextlib.suppress(ValueError):  # an error left it attached: keep stdout open
+            text.detach()
         if file is not None and not file.done:
             file.discard()
     if plot is not None:

@@ -22,7 +22,15 @@ from typing import Annotated, Any
 
 import typer
 
-from croupier.cli.options import BitsOpt, EntropyOpt, JsonOpt, SeedOpt, method_option, option
+from croupier.cli.options import (
+    BitsOpt,
+    EntropyOpt,
+    JsonOpt,
+    OverwriteOpt,
+    SeedOpt,
+    method_option,
+    option,
+)
 from croupier.decks import make_deck
 from croupier.errors import (
     CroupierError,
@@ -95,6 +103,19 @@ CRLF), a file without a final newline gives output without one, bytes that
 are not UTF-8 pass through unchanged (--json needs UTF-8), an empty file
 gives nothing, and a UTF-8 byte-order mark stays at the start.
 
+Files larger than memory: --out OUT, --memory SIZE or --records N (any of
+them, with --file) selects the exact out-of-core shuffle croupier-extshuffle/1
+instead: every record gets a 64-bit random key, the records are scattered to
+temporary buckets by key and each bucket is sorted in memory, so at most
+about --memory (default 256M; sizes like 256M, 1G, 200000K) is used whatever
+the file's size, and the order never depends on --memory.  Records are lines
+(the bytes between newlines, kept byte for byte; the output ends with a
+newline exactly when the input does) or, with --records N, N-byte records.
+OUT appears only when complete (--overwrite to replace a file); without
+--out the output streams to stdout.  Temporaries live in one folder next to
+OUT (or in $TMPDIR) and are removed on success, error, Ctrl-C, and by the
+next run after a killed one.
+
 Entropy specs: dice:3,6,1,...  d20:17,3,...  coins:HTTH...  bits:0110...  hex:9f3a...
 
 \b
@@ -104,6 +125,7 @@ Examples:
   croupier shuffle --cards 10 --entropy dice:3,6,1,5,2,2,4,6,1,3,5,6,2,4,1 --bits
   croupier shuffle --cards 5000 --seed "big draw" --json
   croupier shuffle --file names.txt --method fisher-yates --json
+  croupier shuffle --file names.txt --out shuffled.txt --memory 1G --seed "run 7"
 """
 
 
@@ -266,8 +288,51 @@ def shuffle_command(
     entropy: EntropyOpt = None,
     bits: BitsOpt = False,
     as_json: JsonOpt = False,
+    out_path: Annotated[
+        str | None,
+        typer.Option(
+            "--out", "-o", help="Out-of-core: write the shuffled --file here (atomically)."
+        ),
+    ] = None,
+    memory: Annotated[
+        str | None,
+        typer.Option(
+            "--memory",
+            help="Out-of-core: the memory to use, such as 256M (the default), 1G, 200000K.",
+        ),
+    ] = None,
+    records: Annotated[
+        str | None,
+        typer.Option(
+            "--records", help="Out-of-core: 'lines' (the default) or N, for N-byte records."
+        ),
+    ] = None,
+    overwrite: OverwriteOpt = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="Out-of-core: no note and no progress bar.")
+    ] = False,
 ) -> None:
     """Shuffle the items and print them (one line for --deck and --cards)."""
+    if out_path is not None or memory is not None or records is not None:
+        from croupier.cli.shuffle_file_cmd import shuffle_big_file
+
+        if file is None or items or deck is not None or cards is not None:
+            raise CroupierError(
+                "--out, --memory and --records shuffle a file: give --file PATH (and no ITEMS, "
+                "--deck or --cards)"
+            )
+        if as_json or entropy is not None or method.strip().lower() != AUTO:
+            raise CroupierError(
+                "--json, --entropy and --method do not apply to the out-of-core shuffle "
+                "(--out, --memory, --records); use --seed for a reproducible run"
+            )
+        shuffle_big_file(
+            file, out_path, memory=memory, records=records, seed=seed, overwrite=overwrite,
+            quiet=quiet, bits=bits,
+        )  # fmt: skip
+        return
+    if overwrite or quiet:
+        raise CroupierError("--overwrite and --quiet go with --out (the out-of-core shuffle)")
     values, one_line, bom, drop_last_ending = _values(items, deck, cards, file, as_json)
     n = len(values)
     is_auto = method.strip().lower() == AUTO

@@ -54,7 +54,14 @@ from croupier.simulate.ast import (
     PrintPBN,
     Script,
 )
-from croupier.simulate.compile import Compiled, IntArray, compile_expression, scales_of
+from croupier.simulate.compile import (
+    Compiled,
+    IntArray,
+    compile_expression,
+    known_tricks,
+    scales_of,
+)
+from croupier.simulate.double_dummy import TricksArray
 from croupier.simulate.stats import (
     AverageResult,
     Frequency2DResult,
@@ -256,11 +263,15 @@ class ActionRunner:
             return printes
         return None  # print(seats): stored, printed by finish()
 
-    def feed(self, deals: DealArray, first_number: int) -> None:
+    def feed(
+        self, deals: DealArray, first_number: int, *, tricks: TricksArray | None = None
+    ) -> None:
         """Run the actions on a batch of produced deals; ``first_number`` is the first's number.
 
         Numbers count produced deals from 1 (dealer's ``printall`` and
-        ``printpbn`` show them); feed batches in order.
+        ``printpbn`` show them); feed batches in order.  ``tricks``: the
+        deals' double-dummy tables when already solved (shape ``(n, 4, 5)``),
+        so ``tricks()`` in the actions does not solve them again.
 
         >>> import io
         >>> from croupier.bulk import deal_array
@@ -285,6 +296,8 @@ class ActionRunner:
         if n == 0:
             return
         holdings = bulk.Holdings(deals)
+        if tricks is not None:
+            known_tricks(holdings, tricks)
         chunks = [render(deals, first_number, holdings) for render in self._renderers]
         if len(chunks) == 1:
             self.out.write(chunks[0].data.decode())

@@ -53,7 +53,16 @@ from croupier.simulate.ast import (
 )
 from croupier.simulate.parse import ScriptError
 
-__all__ = ["Compiled", "compile_condition", "compile_expression", "imps", "scales_of", "score"]
+__all__ = [
+    "Compiled",
+    "compile_condition",
+    "compile_expression",
+    "imps",
+    "known_tricks",
+    "scales_of",
+    "score",
+    "solved_tricks",
+]
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
@@ -127,6 +136,43 @@ class _Context:
             tables.tricks[rows] = double_dummy.tricks_table(subset, progress=self.progress)
             tables.solved[rows] = True
         return tables.tricks
+
+
+def solved_tricks(holdings: bulk.Holdings, rows: BoolArray) -> double_dummy.TricksArray:
+    """The double-dummy tables of the deals of ``holdings`` where ``rows`` holds.
+
+    Deals already solved for this Holdings (by a condition's ``tricks()``) are
+    not solved again; the others are solved now.
+
+    >>> from croupier.bulk.writers import parse_oneline
+    >>> line = "n AKQJT98765432... e .AKQJT98765432.. s ..AKQJT98765432. w ...AKQJT98765432"
+    >>> h = bulk.Holdings(parse_oneline(line))
+    >>> solved_tricks(h, np.ones(1, np.bool_))[0, 0].tolist()
+    [13, 0, 13, 0, 0]
+    """
+    tables = _Context(holdings).tricks_table(rows)
+    return tables[rows]
+
+
+def known_tricks(holdings: bulk.Holdings, tables: double_dummy.TricksArray) -> None:
+    """Record ``tables`` (shape ``(n, 4, 5)``, from :func:`solved_tricks`) as the solved
+    double-dummy tables of all the deals of ``holdings``: ``tricks()`` then reads them.
+
+    >>> from croupier.bulk import deal_array
+    >>> h = bulk.Holdings(deal_array(2, seed="k"))
+    >>> known_tricks(h, np.full((2, 4, 5), 7, np.int8))
+    >>> from croupier.simulate.parse import parse_expression
+    >>> compile_expression(parse_expression("tricks(north, spades)"))(h).tolist()
+    [7, 7]
+    """
+    size = len(holdings)
+    if np.shape(tables) != (size, 4, 5):
+        raise double_dummy.DoubleDummyError(
+            f"tables= has shape {np.shape(tables)}; expected ({size}, 4, 5)"
+        )
+    solved = _SOLVED[holdings] = _SolvedTables(size)
+    solved.tricks[:] = tables
+    solved.solved[:] = True
 
 
 def _int(values: npt.NDArray[np.generic]) -> IntArray:

@@ -611,7 +611,11 @@ def _run(text: str, filename: str, start: str) -> Tree[Token]:
     try:
         return _parser().parse(text, start=start)
     except (UnexpectedInput, UnexpectedEOF) as exc:
-        raise _syntax_error(filename, text, exc) from None
+        error = _syntax_error(filename, text, exc)
+    # Raised outside the handler, so the error carries no context: lark's exception holds
+    # its parser, which must not travel with the error (tblib, which dask installs,
+    # pickles an exception's context too).
+    raise error
 
 
 def parse_script(text: str, filename: str = "<script>") -> Script:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal, TypeAlias, cast, get_args
+from typing import Any, Literal, TypeAlias, cast, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -520,6 +520,10 @@ def run_script(
     produce: int | None = None,
     generate: int | None = None,
     strategy: Strategy = "auto",
+    client: Any = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    chunk: int | None = None,
 ) -> SimulationResult:
     """Run a dealer script (text or parsed) and return its produced deals, counts and statistics.
 
@@ -528,6 +532,12 @@ def run_script(
     ``average`` and ``frequency`` actions are computed over the produced deals
     into ``report`` (a :class:`~croupier.simulate.stats.Report`); its print
     actions are not run (see :class:`~croupier.simulate.actions.ActionRunner`).
+
+    On a Dask cluster (extra ``cluster``): give ``client`` (a
+    ``dask.distributed.Client``), ``workers`` (a local cluster of that many
+    processes) or ``scheduler`` (a running cluster's address); ``chunk`` is the
+    rows per task.  The result is the same as this process's, whatever the
+    workers and the chunk size (:func:`croupier.simulate.distributed.run_distributed`).
 
     >>> r = run_script("generate 2000\\nproduce 3\\ncondition shape(north, 5xxx)", seed="x")
     >>> r.produced, bool((r.deals.suit_lengths()[:, 0, 0] == 5).all())
@@ -538,6 +548,24 @@ def run_script(
     >>> stat.count == r.produced, 6 < float(stat.mean) < 9
     (True, True)
     """
+    if client is not None or workers is not None or scheduler is not None:
+        from croupier.simulate.distributed import run_distributed
+
+        return run_distributed(
+            script,
+            seed=seed,
+            produce=produce,
+            generate=generate,
+            strategy=strategy,
+            client=client,
+            workers=workers,
+            scheduler=scheduler,
+            chunk=chunk,
+        )
+    if chunk is not None:
+        raise SimulationError(
+            f"chunk={chunk!r} splits a run on a cluster; give client=, workers= or scheduler= too"
+        )
     parsed = parse_script(script) if isinstance(script, str) else script
     simulation = Simulation(parsed, seed=seed, strategy=strategy)
     result = simulation.run(produce=produce, generate=generate)
