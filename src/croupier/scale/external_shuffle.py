@@ -666,7 +666,7 @@ def shuffle_file(
         if _same_file(path, out):
             raise FileFormatError(
                 f"the output {str(out)!r} is the input file; croupier never changes its input "
-                "(give another out=)"
+                "(write to another file)"
             )
     elif stdout is None:
         raise CroupierError("give out= (a file) or stdout= (a write function)")
