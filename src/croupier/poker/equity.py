@@ -1,0 +1,772 @@
+"""Equity: how often each hand wins, ties and what share of the pot it takes.
+
+:func:`equity` takes 2 to 10 hands — hold'em hole cards (``"AsKs"``), hand
+ranges (``"QQ+, AKs"``, :mod:`croupier.poker.ranges`) or Omaha hands of 4 to
+6 cards — with an optional ``board`` (0 to 5 cards) and ``dead`` cards, and
+counts the showdowns.  A pot that ``w`` hands split gives each ``1/w``;
+``equity = win + (the tie shares)``.
+
+**Exact** (``method == "exact"``): every *matchup* (one combo of each range,
+no card twice) meets every board the remaining cards can make; the counts
+are integers and the shares exact :class:`~fractions.Fraction` values.
+Hand ranges weigh every matchup alike.
+
+**Monte Carlo** (``method == "monte-carlo"``): ``trials`` random matchups and
+boards drawn by ``croupier-equity-mc/1`` (below) from a key that comes from
+the OS CSPRNG, a ``seed`` or any random ``source``; the result has a 95%
+confidence interval for each equity (normal approximation with the sample
+variance of the per-trial pot shares).
+
+**Which one.**  ``exact=True`` enumerates, ``trials=N`` samples.  With
+neither, croupier enumerates when the showdowns to count (*deals*: matchups
+× boards per matchup) are at most :data:`EXACT_LIMIT` (100,000,000), and
+otherwise samples :data:`DEFAULT_TRIALS` trials; the result always says which
+(``method``).  Every hold'em matchup of fixed hands is exact by this rule:
+heads-up preflop is 1,712,304 boards, three hands preflop 1,370,754.
+
+>>> r = equity(["AsAh", "KsKh"])
+>>> r.method, r.deals, r.hands[0].equity
+('exact', 1712304, Fraction(707495, 856152))
+>>> r = equity(["AsKs", "QhQd"], board="2s7sQc")
+>>> [str(h.equity) for h in r.hands], r.deals
+(['23/90', '67/90'], 990)
+
+``croupier-equity-mc/1``: the key is 32 bytes (from the seed: the first
+256 bits of its ``croupier-seeded/1`` stream with purpose
+``croupier-equity-mc/1``).  Candidates come in batches of 65,536; batch
+``b`` reads ``SHAKE-128(key || b"croupier-equity-mc/1" || b as 8-byte
+big-endian)`` as big-endian 32-bit words, ``D`` per candidate: first one per
+hand with several combos (in hand order: the combo's index in the range),
+then one per missing board card.  A word ``u`` gives a number below ``n`` as
+``u mod n`` when ``u < 2**32 - 2**32 mod n``; otherwise, or when two hands
+share a card, the candidate is rejected.  The board: the cards that are not
+on the board, dead or in a hand, in card-number order, are partly shuffled
+(Fisher–Yates from the front: position ``s`` swaps with ``s + (word mod
+(m - s))``) and the first missing cards taken.  The accepted candidates, in
+order, are the trials.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import Card, parse_cards
+from croupier.errors import CardNotationError, excerpt
+from croupier.poker.evaluate import (
+    CardsLike,
+    card_number,
+    number_card,
+    to_cards,
+    values_from_codes,
+)
+from croupier.poker.ranges import HandRange, parse_range
+from croupier.poker.tables import tables
+from croupier.poker.values import PokerError
+from croupier.randomness.source import RandomSource
+
+__all__ = [
+    "DEFAULT_TRIALS",
+    "EXACT_LIMIT",
+    "MAX_EXACT_DEALS",
+    "MAX_MATCHUPS",
+    "MAX_TRIALS",
+    "MC_ALGORITHM_ID",
+    "EquityPlan",
+    "EquityResult",
+    "HandEquity",
+    "Progress",
+    "equity",
+    "plan_equity",
+]
+
+MC_ALGORITHM_ID = "croupier-equity-mc/1"
+"""Id and version of the Monte Carlo sampler; a change that alters any trial bumps it."""
+
+EXACT_LIMIT = 100_000_000
+"""Without ``exact=`` or ``trials=``: enumerate when there are at most this many deals."""
+
+MAX_EXACT_DEALS = 10_000_000_000
+"""``exact=True`` refuses more deals than this (it would run for hours)."""
+
+MAX_MATCHUPS = 10_000_000
+"""Exact enumeration lists the matchups of the ranges; it refuses ranges whose sizes multiply
+to more than this (and without ``exact=`` they are sampled)."""
+
+DEFAULT_TRIALS = 1_000_000
+"""Monte Carlo trials when the deals are too many to enumerate and ``trials`` is not given."""
+
+MAX_TRIALS = 10_000_000_000
+"""The most trials one run takes."""
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+Progress = Callable[[int], None]
+"""Called with how many more deals (exact) or trials (Monte Carlo) are done."""
+
+Game = Literal["auto", "holdem", "omaha"]
+
+_BATCH = 65536
+_EMPTY_BATCHES = 64  # batches in a row with no trial: the ranges (nearly) never fit together
+_WORK = 1 << 21  # array elements handled at once
+
+
+@dataclass(frozen=True)
+class HandEquity:
+    """One hand's result: exact fractions, or Monte Carlo estimates with a 95% interval."""
+
+    hand: str
+    """The hand as given (cards, or range notation)."""
+    combos: int
+    """How many combos of it can be dealt (1 for fixed cards)."""
+    win: Fraction
+    """The probability that this hand alone wins."""
+    tie: Fraction
+    """The probability that it splits the pot with others."""
+    equity: Fraction
+    """Its expected share of the pot: ``win`` plus its part of the ties."""
+    shares: tuple[int, ...]
+    """``shares[w - 1]``: deals (or trials) in which it is one of ``w`` winners."""
+    interval: tuple[float, float] | None = None
+    """Monte Carlo: a 95% confidence interval for ``equity`` (``None`` when exact)."""
+
+    def to_json(self) -> dict[str, object]:
+        """The result as JSON: fractions as ``"p/q"`` strings, with percentages."""
+        out: dict[str, object] = {
+            "hand": self.hand,
+            "combos": self.combos,
+            "equity": str(self.equity),
+            "win": str(self.win),
+            "tie": str(self.tie),
+            "equity_percent": round(100 * float(self.equity), 4),
+            "win_percent": round(100 * float(self.win), 4),
+            "tie_percent": round(100 * float(self.tie), 4),
+            "shares": list(self.shares),
+        }
+        if self.interval is not None:
+            out["interval_percent"] = [round(100 * x, 4) for x in self.interval]
+        return out
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """What :func:`equity` found, and how."""
+
+    hands: tuple[HandEquity, ...]
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    game: str
+    """``holdem`` or ``omaha``."""
+    method: str
+    """``exact`` or ``monte-carlo``."""
+    deals: int
+    """Showdowns counted: every matchup with every board (exact), or the trials."""
+    matchups: int | None = None
+    """Exact: the matchups (one combo of every hand, no card twice) counted."""
+    boards: int | None = None
+    """Exact: the boards each matchup meets (``deals == matchups * boards``)."""
+    source: str | None = None
+    """Monte Carlo: where the randomness came from (``seeded``, ``os-csprng``, ...)."""
+    algorithm: str | None = field(default=None)
+    """Monte Carlo: :data:`MC_ALGORITHM_ID`."""
+
+    def to_json(self) -> dict[str, object]:
+        """The result as a JSON object."""
+        out: dict[str, object] = {
+            "game": self.game,
+            "board": [c.code for c in self.board],
+            "dead": [c.code for c in self.dead],
+            "method": self.method,
+            "deals" if self.method == "exact" else "trials": self.deals,
+        }
+        if self.method == "exact":
+            out["matchups"] = self.matchups
+            out["boards"] = self.boards
+        else:
+            out["algorithm"] = self.algorithm
+            out["source"] = self.source
+        out["hands"] = [h.to_json() for h in self.hands]
+        return out
+
+
+@dataclass(frozen=True)
+class _Player:
+    label: str
+    combos: npt.NDArray[np.uint8]  # (R, hole cards)
+    fixed: bool
+
+
+def _player(hand: CardsLike | HandRange) -> _Player:
+    """One hand argument: fixed cards (text or cards), or a hold'em range (text or
+    :class:`HandRange`).  Text that is not a list of two or more cards is a range."""
+    if isinstance(hand, HandRange):
+        found = hand
+    elif isinstance(hand, str):
+        try:
+            cards = parse_cards(hand)
+        except CardNotationError:
+            cards = []
+        if len(cards) >= 2 and all(c.suit is not None for c in cards):
+            numbers = [card_number(c) for c in to_cards(hand, "hand")]
+            return _Player(hand.strip(), np.array([numbers], np.uint8), True)
+        found = parse_range(hand)
+    else:
+        given = to_cards(hand, "hand")
+        numbers = [card_number(c) for c in given]
+        return _Player("".join(c.code for c in given), np.array([numbers], np.uint8), True)
+    combos = np.array(found.combos, np.uint8).reshape(-1, 2)
+    label = hand.strip() if isinstance(hand, str) else str(found)
+    return _Player(label, combos, len(found) == 1)
+
+
+def _dealable(players: Sequence[_Player], fixed: set[int]) -> list[_Player]:
+    """The players with the combos that do not touch the fixed cards."""
+    out = []
+    for p in players:
+        if p.fixed:
+            out.append(p)
+            continue
+        keep = ~np.isin(p.combos, np.array(sorted(fixed), np.int64)).any(axis=1)
+        if not keep.any():
+            raise PokerError(
+                f"the range {excerpt(p.label)} has no combo left beside the board, dead cards "
+                "and the other hands"
+            )
+        out.append(_Player(p.label, p.combos[keep], False))  # its cards stay in the deck
+    return out
+
+
+def _colex(values: npt.NDArray[np.uint64], k: int) -> npt.NDArray[np.uint64]:
+    """The sums of ``values`` over every ``k``-subset of its positions, in colex order.
+
+    Colex order lists the subsets of the first ``i`` positions first, so the
+    ``k``-subsets ending at position ``i`` are the ``(k-1)``-subsets of the
+    first ``i`` positions (a prefix of the previous list) plus ``values[i]``.
+    With card codes or card bits this gives every board's code sum or mask in
+    a few vectorised passes.
+
+    >>> _colex(np.array([1, 10, 100], np.uint64), 2).tolist()
+    [11, 101, 110]
+    """
+    n = len(values)
+    if k == 0:
+        return np.zeros(1, np.uint64)
+    sums = values.astype(np.uint64)
+    for j in range(2, k + 1):
+        out = np.empty(comb(n, j), np.uint64)
+        at = 0
+        for i in range(j - 1, n):
+            part = sums[: comb(i, j - 1)]
+            np.add(part, values[i], out=out[at : at + len(part)])
+            at += len(part)
+        sums = out
+    return sums
+
+
+def _colex_subsets(n: int, k: int) -> npt.NDArray[np.uint8]:
+    """Every ``k``-subset of ``range(n)`` in colex order (as :func:`_colex` sums them).
+
+    >>> _colex_subsets(4, 2).tolist()
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    """
+    rows = np.zeros((1, 0), np.uint8)
+    for j in range(1, k + 1):
+        out = np.empty((comb(n, j), j), np.uint8)
+        at = 0
+        for i in range(j - 1, n):
+            part = rows[: comb(i, j - 1)]
+            out[at : at + len(part), :-1] = part
+            out[at : at + len(part), -1] = i
+            at += len(part)
+        rows = out
+    return rows
+
+
+def _mask_of(numbers: Iterable[int]) -> int:
+    out = 0
+    for n in numbers:
+        out |= 1 << int(n)
+    return out
+
+
+class EquityPlan:
+    """A checked equity problem and the method chosen for it (see :func:`plan_equity`)."""
+
+    def __init__(
+        self,
+        hands: Sequence[CardsLike | HandRange],
+        board: CardsLike = (),
+        dead: CardsLike = (),
+        *,
+        trials: int | None = None,
+        exact: bool | None = None,
+        game: Game = "auto",
+    ) -> None:
+        if isinstance(hands, str):
+            raise PokerError("hands= is a list of hands, e.g. ['AsKs', 'QhQd']")
+        if not 2 <= len(hands) <= 10:
+            raise PokerError(f"equity needs 2 to 10 hands, not {len(hands)}")
+        self.board = tuple(to_cards(board, "board"))
+        self.dead = tuple(to_cards(dead, "dead cards"))
+        if len(self.board) > 5:
+            raise PokerError(f"a board has at most 5 cards, not {len(self.board)}")
+        players = [_player(h) for h in hands]
+        sizes = {p.combos.shape[1] for p in players}
+        if game == "auto":
+            game = "omaha" if max(sizes) >= 4 else "holdem"
+        if game not in ("holdem", "omaha"):
+            raise PokerError(f"game={game!r} is not one of 'auto', 'holdem', 'omaha'")
+        for p in players:
+            size = p.combos.shape[1]
+            if game == "holdem" and size != 2:
+                raise PokerError(f"a hold'em hand has 2 cards, not {size}: {excerpt(p.label)}")
+            if game == "omaha" and not 4 <= size <= 6:
+                raise PokerError(f"an Omaha hand has 4 to 6 cards, not {size}: {excerpt(p.label)}")
+        self.game: str = game
+        fixed_cards = [card_number(c) for c in (*self.board, *self.dead)]
+        for p in players:
+            if p.fixed:
+                fixed_cards += p.combos[0].tolist()
+        seen: set[int] = set()
+        for n in fixed_cards:
+            if n in seen:
+                raise PokerError(
+                    f"card {number_card(n).code!r} is dealt twice (hands, board and dead cards)"
+                )
+            seen.add(n)
+        self.players = _dealable(players, seen)
+        self.fixed = seen
+        self.available = np.array([c for c in range(52) if c not in seen], np.uint8)
+        self.missing = 5 - len(self.board)
+        self.ranged = [i for i, p in enumerate(self.players) if not p.fixed]
+        left = len(self.available) - 2 * len(self.ranged)
+        if left < self.missing:
+            raise PokerError(
+                f"not enough cards: the board needs {self.missing} more and {max(left, 0)} remain"
+            )
+        self.boards_per_matchup = comb(left, self.missing)
+        self.matchups, self.matchup_count = self._matchups()
+        self.deals = self.matchup_count * self.boards_per_matchup
+        if self.matchup_count == 0:
+            raise PokerError("the ranges have no matchup without a card dealt twice")
+        if trials is not None:
+            if exact:
+                raise PokerError("give exact= or trials=, not both")
+            if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+                raise PokerError(f"trials= must be a whole number >= 1, got {trials!r}")
+            if trials > MAX_TRIALS:
+                raise PokerError(f"trials= is at most {MAX_TRIALS:,}, got {trials:,}")
+            self.method, self.total = "monte-carlo", trials
+        elif exact or (exact is None and self.deals <= EXACT_LIMIT and self.matchups is not None):
+            if self.matchups is None:
+                raise PokerError(
+                    f"exact enumeration would list more than {MAX_MATCHUPS:,} matchups "
+                    f"(the ranges multiply to {self._count_text(self.matchup_count)}); "
+                    "use trials= for Monte Carlo"
+                )
+            if self.deals > MAX_EXACT_DEALS:
+                raise PokerError(
+                    f"exact enumeration of {self._count_text(self.deals)} deals would take too "
+                    f"long (at most {MAX_EXACT_DEALS:,}); use trials= for Monte Carlo"
+                )
+            self.method, self.total = "exact", self.deals
+        else:
+            self.method, self.total = "monte-carlo", DEFAULT_TRIALS
+
+    @staticmethod
+    def _count_text(count: int) -> str:
+        return f"{count:,}" if count < 10**15 else f"about 10^{len(str(count)) - 1}"
+
+    def _matchups(self) -> tuple[npt.NDArray[np.int32] | None, int]:
+        """Every matchup of the ranged hands as combo indices ``(T, ranged)`` and ``T``; the
+        array is ``None`` when the ranges' sizes multiply to more than :data:`MAX_MATCHUPS`
+        (then ``T`` is that product, an upper bound)."""
+        if not self.ranged:
+            return np.zeros((1, 0), np.int32), 1
+        bound = math.prod(len(self.players[i].combos) for i in self.ranged)
+        bits = tables().card_bit
+        masks = [
+            bits[self.players[i].combos].astype(np.uint64).sum(axis=1, dtype=np.uint64)
+            for i in self.ranged
+        ]
+        if bound > MAX_MATCHUPS:
+            return None, bound
+        rows = np.arange(len(masks[0]), dtype=np.int32)[:, None]
+        held = masks[0]
+        for m in masks[1:]:
+            left = np.repeat(np.arange(len(rows)), len(m))
+            right = np.tile(np.arange(len(m)), len(rows))
+            ok = (held[left] & m[right]) == 0
+            rows = np.column_stack([rows[left[ok]], right[ok].astype(np.int32)])
+            held = held[left[ok]] | m[right[ok]]
+        return rows, len(rows)
+
+    # -- running -------------------------------------------------------------------
+
+    def run(
+        self,
+        *,
+        seed: str | bytes | None = None,
+        source: RandomSource | None = None,
+        progress: Progress | None = None,
+    ) -> EquityResult:
+        """Count (exact) or sample (Monte Carlo); ``progress`` hears how far it got."""
+        if self.method == "exact":
+            counts = self._exact(progress)
+            return self._result(counts, self.deals, None)
+        key, kind = _key(seed, source)
+        counts = self._monte_carlo(key, self.total, progress)
+        return self._result(counts, self.total, kind)
+
+    def _result(
+        self,
+        counts: npt.NDArray[np.int64],
+        deals: int,
+        source: str | None,
+    ) -> EquityResult:
+        """The result of ``counts[p, w - 1]`` over ``deals``; ``source`` names the randomness
+        of a Monte Carlo run (``None``: exact)."""
+        hands = []
+        for p, player in enumerate(self.players):
+            row = [int(x) for x in counts[p]]
+            win = Fraction(row[0], deals)
+            tie = Fraction(sum(row[1:]), deals)
+            share = Fraction(sum(Fraction(c, w) for w, c in enumerate(row, start=1)), deals)
+            interval = None
+            if source is not None:  # Monte Carlo: the interval from the shares' variance
+                second = Fraction(sum(Fraction(c, w * w) for w, c in enumerate(row, start=1)))
+                variance = (second / deals - share * share) * deals / max(deals - 1, 1)
+                half = Z95 * math.sqrt(float(variance) / deals)
+                interval = (max(0.0, float(share) - half), min(1.0, float(share) + half))
+            hands.append(
+                HandEquity(
+                    hand=player.label,
+                    combos=len(player.combos),
+                    win=win,
+                    tie=tie,
+                    equity=share,
+                    shares=tuple(row),
+                    interval=interval,
+                )
+            )
+        return EquityResult(
+            hands=tuple(hands),
+            board=self.board,
+            dead=self.dead,
+            game=self.game,
+            method=self.method,
+            deals=deals,
+            matchups=self.matchup_count if source is None else None,
+            boards=self.boards_per_matchup if source is None else None,
+            source=source,
+            algorithm=None if source is None else MC_ALGORITHM_ID,
+        )
+
+    def _given(self) -> tuple[int, int]:
+        """Code sum and card mask of the given board cards."""
+        t = tables()
+        given = [card_number(c) for c in self.board]
+        return int(t.card_code[given].sum()) if given else 0, _mask_of(given)
+
+    def _board_parts(
+        self, boards: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+        """Code sums and card masks of whole boards (given cards plus ``boards`` rows)."""
+        t = tables()
+        code, mask = self._given()
+        total = np.full(len(boards), code, np.uint64)
+        masks = np.full(len(boards), mask, np.uint64)
+        for column in np.ascontiguousarray(boards.T):
+            total += t.card_code[column]
+            masks |= t.card_bit[column]
+        return total, masks
+
+    def _values(
+        self,
+        p: int,
+        combos: npt.NDArray[np.int64] | None,
+        boards: npt.NDArray[np.uint8] | None,
+        board_total: npt.NDArray[np.uint64],
+        board_mask: npt.NDArray[np.uint64],
+    ) -> npt.NDArray[np.uint16]:
+        """Player ``p``'s values: with every one of its combos on every board (shape
+        ``(R, boards)``, ``combos=None``), or with combo ``combos[i]`` on board ``i``."""
+        t = tables()
+        holes = self.players[p].combos
+        if self.game == "holdem":
+            codes = t.card_code[holes].sum(axis=1, dtype=np.uint64)
+            bits = t.card_bit[holes].sum(axis=1, dtype=np.uint64)
+            if combos is None:
+                total = codes[:, None] + board_total[None, :]
+                masks = bits[:, None] | board_mask[None, :]
+            else:
+                total = codes[combos] + board_total
+                masks = bits[combos] | board_mask
+            return values_from_codes(total.ravel(), 7, masks=masks.ravel()).reshape(total.shape)
+        # Omaha: exactly two hole cards and three board cards
+        assert boards is not None
+        whole = np.ascontiguousarray(self._whole_boards(boards).T)
+        threes = list(itertools.combinations(range(5), 3))
+        three_total = np.empty((len(threes), len(boards)), np.uint64)
+        three_mask = np.empty((len(threes), len(boards)), np.uint64)
+        for row, (x, y, z) in enumerate(threes):
+            three_total[row] = t.card_code[whole[x]] + t.card_code[whole[y]]
+            three_total[row] += t.card_code[whole[z]]
+            three_mask[row] = t.card_bit[whole[x]] | t.card_bit[whole[y]] | t.card_bit[whole[z]]
+        best = np.zeros(len(boards), np.uint16)
+        hole = holes[0]
+        for a, b in itertools.combinations(range(len(hole)), 2):
+            two = np.uint64(int(t.card_code[hole[a]]) + int(t.card_code[hole[b]]))
+            two_bits = np.uint64((1 << int(hole[a])) | (1 << int(hole[b])))
+            values = values_from_codes(
+                (three_total + two).ravel(), 5, masks=(three_mask | two_bits).ravel()
+            )
+            np.maximum(best, values.reshape(three_total.shape).max(axis=0), out=best)
+        return best[None, :] if combos is None else best
+
+    def _whole_boards(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        given = np.array([card_number(c) for c in self.board], np.uint8)
+        return np.concatenate([np.broadcast_to(given, (len(boards), len(given))), boards], axis=1)
+
+    def _exact(self, progress: Progress | None) -> npt.NDArray[np.int64]:
+        players = len(self.players)
+        counts = np.zeros((players, players), np.int64)
+        matchups = self.matchups
+        assert matchups is not None
+        bits = tables().card_bit
+        combo_masks = [
+            bits[p.combos].astype(np.uint64).sum(axis=1, dtype=np.uint64) for p in self.players
+        ]
+        held = np.zeros(len(matchups), np.uint64)
+        for j, i in enumerate(self.ranged):
+            held |= combo_masks[i][matchups[:, j]]
+        t = tables()
+        code, mask = self._given()
+        every_total = _colex(t.card_code[self.available], self.missing) + np.uint64(code)
+        every_mask = _colex(t.card_bit[self.available], self.missing) | np.uint64(mask)
+        subsets = None
+        if self.game == "omaha":
+            subsets = _colex_subsets(len(self.available), self.missing)
+        width = sum(len(p.combos) for p in self.players)
+        step = max(256, _WORK // max(width, 1))
+        counted = 0
+        for start in range(0, len(every_total), step):
+            board_total = every_total[start : start + step]
+            board_mask = every_mask[start : start + step]
+            boards = None if subsets is None else self.available[subsets[start : start + step]]
+            values = [
+                self._values(p, None, boards, board_total, board_mask) for p in range(players)
+            ]
+            block = max(1, _WORK // len(board_total))
+            for first in range(0, len(matchups), block):
+                rows = matchups[first : first + block]
+                chosen = []
+                for p in range(players):
+                    if p in self.ranged:
+                        chosen.append(values[p][rows[:, self.ranged.index(p)]])
+                    else:
+                        chosen.append(values[p][:1])
+                valid = None
+                if self.ranged:
+                    valid = (board_mask[None, :] & held[first : first + block, None]) == 0
+                done = _tally(chosen, valid, counts)
+                counted += done
+                if progress is not None:
+                    progress(done)
+        if counted != self.deals:  # the enumeration must meet its own count
+            raise AssertionError(f"counted {counted} deals, expected {self.deals}")
+        return counts
+
+    def _monte_carlo(
+        self, key: bytes, trials: int, progress: Progress | None
+    ) -> npt.NDArray[np.int64]:
+        players = len(self.players)
+        counts = np.zeros((players, players), np.int64)
+        done = 0
+        batch = 0
+        empty = 0
+        while done < trials:
+            combos, boards = self.sample(key, batch)
+            batch += 1
+            take = min(len(boards), trials - done)
+            if take == 0:
+                empty += 1
+                if empty == _EMPTY_BATCHES:
+                    raise PokerError(
+                        f"the ranges made no matchup without a card dealt twice in "
+                        f"{_EMPTY_BATCHES * _BATCH:,} tries"
+                    )
+                continue
+            empty = 0
+            combos, boards = combos[:take], boards[:take]
+            board_total, board_mask = self._board_parts(boards)
+            chosen = []
+            for p in range(players):
+                if p in self.ranged:
+                    picks = combos[:, self.ranged.index(p)]
+                else:
+                    picks = np.zeros(take, np.int64)
+                chosen.append(self._values(p, picks, boards, board_total, board_mask))
+            _tally([c.reshape(1, -1) for c in chosen], None, counts)
+            done += take
+            if progress is not None:
+                progress(take)
+        return counts
+
+    def sample(self, key: bytes, batch: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+        """The accepted candidates of batch ``batch`` of ``croupier-equity-mc/1``: each
+        ranged hand's combo index ``(trials, ranged hands)`` and the missing board cards
+        ``(trials, missing)`` as card numbers."""
+        draws = len(self.ranged) + self.missing
+        data = hashlib.shake_128(
+            key + MC_ALGORITHM_ID.encode("ascii") + batch.to_bytes(8, "big")
+        ).digest(4 * draws * _BATCH)
+        words = np.frombuffer(data, ">u4").astype(np.uint64).reshape(_BATCH, draws)
+        ok = np.ones(_BATCH, bool)
+
+        def below(column: int, n: int) -> npt.NDArray[np.int64]:
+            limit = (1 << 32) - (1 << 32) % n
+            w = words[:, column]
+            ok[w >= limit] = False
+            return (w % np.uint64(n)).astype(np.int64)
+
+        bits = tables().card_bit
+        combos = np.zeros((_BATCH, len(self.ranged)), np.int64)
+        held = np.zeros(_BATCH, np.uint64)
+        for j, i in enumerate(self.ranged):
+            options = self.players[i].combos
+            combos[:, j] = below(j, len(options))
+            m = bits[options].astype(np.uint64).sum(axis=1, dtype=np.uint64)[combos[:, j]]
+            ok &= (held & m) == 0
+            held |= m
+        free = ((held[:, None] >> self.available.astype(np.uint64)[None, :]) & np.uint64(1)) == 0
+        m = len(self.available) - 2 * len(self.ranged)
+        rows = np.flatnonzero(ok)
+        deck = np.broadcast_to(self.available, (_BATCH, len(self.available)))
+        if len(rows) == 0:
+            return combos[:0], np.zeros((0, self.missing), np.uint8)
+        left = deck[rows][free[rows]].reshape(len(rows), m).copy()
+        keep = np.ones(len(rows), bool)
+        line = np.arange(len(rows))
+        for s in range(self.missing):
+            n = m - s
+            limit = (1 << 32) - (1 << 32) % n
+            w = words[rows, len(self.ranged) + s]
+            keep &= w < limit
+            j = s + (w % np.uint64(n)).astype(np.int64)
+            picked = left[line, j].copy()
+            left[line, j] = left[:, s]
+            left[:, s] = picked
+        final = rows[keep]
+        return combos[final], left[keep, : self.missing]
+
+
+def _tally(
+    values: Sequence[npt.NDArray[np.uint16]],
+    valid: npt.NDArray[np.bool_] | None,
+    counts: npt.NDArray[np.int64],
+) -> int:
+    """Add the showdowns of value arrays (one per hand; they broadcast to one shape) to
+    ``counts[p, w - 1]``; return how many were counted (``valid`` marks the real ones)."""
+    shape = np.broadcast_shapes(*(v.shape for v in values))
+    size = math.prod(shape)
+    done = size if valid is None else int(np.count_nonzero(valid))
+    if len(values) == 2:
+        first, second = values[0] > values[1], values[1] > values[0]
+        if valid is not None:
+            first &= valid
+            second &= valid
+        wins = int(np.count_nonzero(first)), int(np.count_nonzero(second))
+        counts[0, 0] += wins[0]
+        counts[1, 0] += wins[1]
+        counts[:, 1] += done - wins[0] - wins[1]
+        return done
+    best = np.broadcast_to(values[0], shape).copy()
+    for v in values[1:]:
+        np.maximum(best, v, out=best)
+    top = [v == best for v in values]
+    winners = np.zeros(shape, np.int8)
+    for t in top:
+        winners += t
+    if valid is not None:
+        winners[~valid] = 0
+    for p, t in enumerate(top):
+        tally = np.bincount(winners[np.broadcast_to(t, shape)], minlength=len(values) + 1)
+        counts[p] += tally[1:]
+    return done
+
+
+def _key(seed: str | bytes | None, source: RandomSource | None) -> tuple[bytes, str]:
+    """The 32-byte key of the Monte Carlo stream, and where it came from."""
+    from croupier.randomness.options import make_source
+    from croupier.randomness.uniform import UniformSampler
+
+    if seed is not None and source is not None:
+        raise PokerError("give either source= or seed=, not both")
+    if source is None:
+        source = (
+            make_source(None)
+            if seed is None
+            else make_source(
+                seed if isinstance(seed, str) else "hex:" + seed.hex(), purpose=MC_ALGORITHM_ID
+            )
+        )
+    value = UniformSampler(source).below(1 << 256)
+    return value.to_bytes(32, "big"), source.kind
+
+
+def plan_equity(
+    hands: Sequence[CardsLike | HandRange],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    trials: int | None = None,
+    exact: bool | None = None,
+    game: Game = "auto",
+) -> EquityPlan:
+    """Check an equity problem and choose the method, without running it.
+
+    ``plan.method`` is ``exact`` or ``monte-carlo``, ``plan.total`` the deals or
+    trials it will count (for a progress bar), ``plan.deals`` the deals an exact
+    count needs.
+
+    >>> plan = plan_equity(["QQ+", "AKs"])
+    >>> plan.method, plan.matchup_count, plan.deals
+    ('exact', 48, 82190592)
+    """
+    return EquityPlan(hands, board, dead, trials=trials, exact=exact, game=game)
+
+
+def equity(
+    hands: Sequence[CardsLike | HandRange],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    trials: int | None = None,
+    exact: bool | None = None,
+    game: Game = "auto",
+    seed: str | bytes | None = None,
+    source: RandomSource | None = None,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Win, tie and equity of 2 to 10 hands, exact or by Monte Carlo (see the module).
+
+    >>> r = equity(["AhKh", "QQ+"], board="Kd 7c 2s", trials=20_000, seed="doc")
+    >>> r.method, r.algorithm, r.deals, r.hands[1].combos
+    ('monte-carlo', 'croupier-equity-mc/1', 20000, 10)
+    >>> low, high = r.hands[0].interval
+    >>> low < float(r.hands[0].equity) < high
+    True
+    """
+    plan = plan_equity(hands, board, dead, trials=trials, exact=exact, game=game)
+    return plan.run(seed=seed, source=source, progress=progress)

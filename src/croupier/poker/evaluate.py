@@ -1,0 +1,503 @@
+"""Poker hand evaluation: the best five of 5, 6 or 7 cards, and Omaha's two-plus-three rule.
+
+Scalar (:func:`evaluate`, :func:`evaluate_omaha`) for one hand, with the five
+cards that make it; vectorised (:func:`evaluate_array`,
+:func:`evaluate_omaha_array`, :func:`evaluate_masks`, :func:`evaluate_deals`)
+for millions of hands at once, as ``uint16`` arrays of hand values.  The
+scalar functions work from the rules (every five-card subset is classified);
+the vectorised ones look values up in :mod:`croupier.poker.tables`; the tests
+hold them to each other and to other evaluators.
+
+>>> v = evaluate("As Ks Qh Jd Tc 2c 2d")
+>>> v.value, str(v), [c.code for c in v.best]
+(5863, 'Straight, Ace high', ['AS', 'KS', 'QH', 'JD', 'TC'])
+>>> str(evaluate_omaha("As Ah Kd Qc", board="Ad 7s 7h 2c 3d"))
+'Full House, Aces full of Sevens'
+
+The vectorised functions take card numbers (``AS`` = 0 … ``2C`` = 51, the
+column order of the standard games' deal arrays; :func:`card_numbers`):
+
+>>> evaluate_array(card_numbers(["As Ks Qh Jd Tc 2c 2d", "2c 2d 2h 2s 3c 4d 5h"])).tolist()
+[5863, 7299]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import BRIDGE_DECK, Card, parse_cards
+from croupier.errors import excerpt
+from croupier.poker.tables import KEY_BITS, best_key, card_rank, card_suit, tables
+from croupier.poker.values import HandValue, PokerError
+
+__all__ = [
+    "COMPILED_FROM",
+    "CardsLike",
+    "Kernel",
+    "Rule",
+    "card_number",
+    "card_numbers",
+    "evaluate",
+    "evaluate_array",
+    "evaluate_deals",
+    "evaluate_masks",
+    "evaluate_omaha",
+    "evaluate_omaha_array",
+    "hand_value",
+    "number_card",
+    "to_cards",
+]
+
+CardsLike: TypeAlias = str | Iterable[Card | str]
+"""Cards as text (``"As Kh"``, ``"AsKh"``, ``"A♠ 10♥"``) or a sequence of cards or card texts."""
+
+Kernel = Literal["auto", "numpy", "compiled"]
+"""Who evaluates arrays: numpy, the compiled kernel (optional extra ``fast``: numba), or
+``auto``: the compiled kernel for :data:`COMPILED_FROM` hands or more when numba is installed
+(the ``engine=`` argument)."""
+
+COMPILED_FROM = 4_000_000
+"""``engine="auto"``: the hands one call must have before the compiled kernel is loaded.
+
+Loading it costs about a second once per process (numba's start-up); numpy
+evaluates tens of millions of hands a second, so only big calls gain."""
+
+Rule = Literal["auto", "best", "omaha"]
+"""How a pile and a board make a hand: ``best`` five of all, ``omaha`` exactly two from the
+pile and three from the board, ``auto`` Omaha for the Omaha games, else ``best``."""
+
+_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
+_SUIT_FIELD = np.uint64(0x1FFF)
+_CHUNK = 1 << 15  # rows evaluated together: the temporaries stay in the cache
+
+
+def card_number(card: Card) -> int:
+    """The number of a standard card: ``AS`` 0, ``KS`` 1 … ``2S`` 12, ``AH`` 13 … ``2C`` 51.
+
+    >>> from croupier.cards import parse_card
+    >>> card_number(parse_card("As")), card_number(parse_card("2c")), card_number(parse_card("Th"))
+    (0, 51, 17)
+    """
+    if card.suit is None:
+        raise PokerError(f"poker is played without jokers, not with {card.code!r}")
+    rank = (int(card.rank) - 2) % 13
+    return 13 * (3 - int(card.suit)) + 12 - rank
+
+
+def number_card(number: int) -> Card:
+    """The card of a card number (the inverse of :func:`card_number`).
+
+    >>> number_card(0).code, number_card(51).code
+    ('AS', '2C')
+    """
+    if not 0 <= number < 52:
+        raise PokerError(f"a card number is 0..51, not {number}")
+    return BRIDGE_DECK[number]
+
+
+def to_cards(cards: CardsLike, what: str = "cards") -> list[Card]:
+    """Parse cards given as text or a sequence; each standard card at most once.
+
+    >>> [c.code for c in to_cards("AsKh 10d")]
+    ['AS', 'KH', 'TD']
+    >>> to_cards("As Ks As")
+    Traceback (most recent call last):
+    ...
+    croupier.poker.values.PokerError: card 'AS' appears twice in cards 'As Ks As'
+    """
+    if isinstance(cards, str):
+        parsed = parse_cards(cards)
+        shown = excerpt(cards)
+    else:
+        parsed = []
+        for c in cards:
+            if isinstance(c, Card):
+                parsed.append(c)
+            elif isinstance(c, str):
+                parsed += parse_cards(c)
+            else:
+                raise PokerError(f"expected cards or card text in {what}, got {type(c).__name__}")
+        shown = excerpt(" ".join(c.code for c in parsed))
+    seen: set[int] = set()
+    for c in parsed:
+        number = card_number(c)
+        if number in seen:
+            raise PokerError(f"card {c.code!r} appears twice in {what} {shown}")
+        seen.add(number)
+    return [Card(c.rank, c.suit) for c in parsed]
+
+
+def card_numbers(hands: CardsLike | Sequence[CardsLike]) -> npt.NDArray[np.uint8]:
+    """Card numbers of one hand (text or cards: shape ``(k,)``) or of a list of hand texts
+    of one size (shape ``(n, k)``).
+
+    >>> card_numbers("As Kh").tolist(), card_numbers(["As Kh", "2c 2d"]).tolist()
+    ([0, 14], [[0, 14], [51, 38]])
+    """
+    if isinstance(hands, str) or all(isinstance(c, Card) for c in hands):
+        return np.array([card_number(c) for c in to_cards(hands)], np.uint8)  # type: ignore[arg-type]
+    rows = [[card_number(c) for c in to_cards(h)] for h in hands]  # type: ignore[arg-type]
+    if len({len(r) for r in rows}) > 1:
+        raise PokerError("hands given together must have the same number of cards")
+    return np.array(rows, np.uint8).reshape(len(rows), len(rows[0]) if rows else 0)
+
+
+def _numbers(cards: Sequence[Card]) -> list[int]:
+    return [card_number(c) for c in cards]
+
+
+def _five(numbers: Sequence[int]) -> int:
+    """The value of exactly five cards (by number), from the rules."""
+    ranks = [card_rank(n) for n in numbers]
+    flush = len({card_suit(n) for n in numbers}) == 1
+    return tables().value_of[best_key(ranks, flush)]
+
+
+def _best(subsets: Iterable[tuple[Card, ...]]) -> HandValue:
+    best_value = 0
+    best_cards: tuple[Card, ...] = ()
+    for five in subsets:
+        value = _five(_numbers(five))
+        if value > best_value:
+            best_value, best_cards = value, five
+    # the five cards in the order of the hand's ranks (pairs together, kickers last),
+    # equal ranks in card-number order (spades, hearts, diamonds, clubs)
+    out: list[Card] = []
+    pool = sorted(best_cards, key=card_number)
+    for rank in HandValue(best_value).ranks:
+        card = next(c for c in pool if c.rank == rank)
+        pool.remove(card)
+        out.append(card)
+    return HandValue(best_value, tuple(out))
+
+
+def evaluate(cards: CardsLike, board: CardsLike = ()) -> HandValue:
+    """The value of the best five of 5, 6 or 7 cards (``cards`` and ``board`` together).
+
+    >>> str(evaluate("Kh Kd", board="7s 7c Ah Kc 2d"))
+    'Full House, Kings full of Sevens'
+    >>> evaluate("Kh Kd 7s")
+    Traceback (most recent call last):
+    ...
+    croupier.poker.values.PokerError: a poker hand is the best five of 5, 6 or 7 cards, not 3
+    """
+    every = to_cards([*to_cards(cards, "cards"), *to_cards(board, "board")], "cards and board")
+    if not 5 <= len(every) <= 7:
+        raise PokerError(f"a poker hand is the best five of 5, 6 or 7 cards, not {len(every)}")
+    return _best(itertools.combinations(every, 5))
+
+
+def evaluate_omaha(hole: CardsLike, board: CardsLike) -> HandValue:
+    """Omaha: the best hand of exactly two of the 4, 5 or 6 ``hole`` cards and three of the
+    3 to 5 ``board`` cards.
+
+    >>> str(evaluate_omaha("As Ah Kd Qc", board="Ks Ts 9s 2s 7h"))    # one spade: no flush
+    'One Pair, Aces, King Ten Nine kickers'
+    """
+    own = to_cards(hole, "hole cards")
+    common = to_cards(board, "board")
+    to_cards([*own, *common], "hole cards and board")
+    _check_omaha(len(own), len(common))
+    return _best(
+        (*two, *three)
+        for two in itertools.combinations(own, 2)
+        for three in itertools.combinations(common, 3)
+    )
+
+
+def _check_omaha(hole: int, board: int) -> None:
+    if not 4 <= hole <= 6:
+        raise PokerError(f"an Omaha hand has 4, 5 or 6 hole cards, not {hole}")
+    if not 3 <= board <= 5:
+        raise PokerError(f"an Omaha board has 3, 4 or 5 cards, not {board}")
+
+
+def hand_value(cards: CardsLike, board: CardsLike = ()) -> int:
+    """The value of the best five cards as an int (:func:`evaluate` without the best five).
+
+    >>> hand_value("As Ks Qs Js Ts"), hand_value("7c 5d 4h 3s 2c")
+    (7462, 1)
+    """
+    every = [*to_cards(cards), *to_cards(board)]
+    numbers = np.array([_numbers(to_cards(every, "cards and board"))], np.uint8)
+    if not 5 <= numbers.shape[1] <= 7:
+        raise PokerError(
+            f"a poker hand is the best five of 5, 6 or 7 cards, not {numbers.shape[1]}"
+        )
+    return int(evaluate_array(numbers)[0])
+
+
+# -- vectorised -----------------------------------------------------------------------
+
+
+def values_from_codes(
+    total: npt.NDArray[np.uint64],
+    size: int,
+    masks: npt.NDArray[np.uint64] | None = None,
+    cards: Sequence[npt.NDArray[np.integer]] | None = None,
+) -> npt.NDArray[np.uint16]:
+    """Hand values from sums of card codes (:attr:`Tables.card_code`) of ``size`` cards.
+
+    For the few hands with five cards of a suit the cards themselves are needed:
+    their ``masks`` (card bits, as :attr:`Tables.card_bit`) or the card number
+    columns ``cards``.  Rows whose cards repeat give meaningless values (no error).
+    """
+    t = tables()
+    keys = (total & _KEY_MASK).astype(np.intp)
+    values = np.take(t.nonflush(size), keys, mode="clip")
+    suits = t.flush_suit[(total >> np.uint64(KEY_BITS)).astype(np.intp) & 0xFFF]
+    flush = np.flatnonzero(suits < 4)
+    if flush.size:
+        if masks is not None:
+            held = masks[flush]
+        elif cards is not None:
+            held = t.card_bit[cards[0][flush]]
+            for column in cards[1:]:
+                held = held | t.card_bit[column[flush]]
+        else:
+            raise ValueError("values_from_codes() needs masks or cards for flushes")
+        shift = np.uint64(13) * suits[flush].astype(np.uint64)
+        values[flush] = t.flush[((held >> shift) & _SUIT_FIELD).astype(np.intp)]
+    return values
+
+
+def _as_card_array(cards: npt.ArrayLike, what: str) -> npt.NDArray[np.integer]:
+    """A 2-d integer array (not copied; its values are checked chunk by chunk)."""
+    array = np.asarray(cards)
+    if array.ndim != 2:
+        raise PokerError(f"{what} must be a 2-d array (hands, cards), not of shape {array.shape}")
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise PokerError(f"{what} must hold card numbers 0..51, not {array.dtype}")
+    return array
+
+
+def _columns(array: npt.NDArray[np.integer], start: int, what: str) -> npt.NDArray[np.uint8]:
+    """Rows ``start ..`` of a chunk as contiguous card-number columns ``(cards, rows)``."""
+    columns = np.ascontiguousarray(array[start : start + _CHUNK].T)
+    if columns.size and (columns.max() > 51 or (columns.dtype.kind == "i" and columns.min() < 0)):
+        raise PokerError(f"{what} must hold card numbers 0..51")
+    return columns.astype(np.uint8, copy=False)
+
+
+def evaluate_array(cards: npt.ArrayLike, *, engine: Kernel = "auto") -> npt.NDArray[np.uint16]:
+    """The hand value of every row of card numbers, shape ``(n, k)`` with ``k`` 5, 6 or 7.
+
+    Rows must not repeat a card (not checked: a repeated card gives a meaningless value).
+    The numpy engine makes a few passes over the columns, in cache-sized chunks: tens
+    of millions of seven-card hands a second; ``engine="compiled"`` (numba) is faster
+    still.  Both give the same values.
+
+    >>> hands = card_numbers(["As Ks Qs Js Ts 2c 2d", "Ah Ad Kc Kd 7h 7s 2c"])
+    >>> [str(HandValue(int(v))) for v in evaluate_array(hands)]
+    ['Royal Flush', 'Two Pair, Aces and Kings, Seven kicker']
+    """
+    array = _as_card_array(cards, "cards")
+    n, size = array.shape
+    if not 5 <= size <= 7:
+        raise PokerError(f"a poker hand is the best five of 5, 6 or 7 cards, not {size}")
+    if _use_compiled(engine, n) and array.dtype == np.uint8:
+        from croupier.poker._numba import evaluate_compiled
+
+        values, bad = evaluate_compiled(np.ascontiguousarray(array))
+        if bad >= 0:
+            raise PokerError("cards must hold card numbers 0..51")
+        return values
+    code = tables().card_code
+    out = np.empty(n, np.uint16)
+    for start in range(0, n, _CHUNK):
+        part = _columns(array, start, "cards")
+        total = code[part[0]] + code[part[1]]
+        for column in part[2:]:
+            total += code[column]
+        out[start : start + _CHUNK] = values_from_codes(total, size, cards=list(part))
+    return out
+
+
+def _use_compiled(engine: Kernel, n: int) -> bool:
+    """Whether ``engine`` means the compiled kernel for ``n`` hands."""
+    from importlib.util import find_spec
+
+    if engine not in ("auto", "numpy", "compiled"):
+        raise PokerError(f"engine={engine!r} is not one of 'auto', 'numpy', 'compiled'")
+    available = find_spec("numba") is not None
+    if engine == "compiled" and not available:
+        from croupier.errors import MissingExtraError
+
+        raise MissingExtraError("the compiled engine needs numba: pip install 'croupier[fast]'")
+    return engine == "compiled" or (engine == "auto" and available and n >= COMPILED_FROM)
+
+
+def evaluate_masks(masks: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """The hand value of every card bitmask (bit ``c`` is card number ``c``; 5 to 7 bits set).
+
+    The masks of a deal array's piles of the standard games are such bitmasks
+    (:meth:`~croupier.bulk.DealArray.pile_mask`).
+
+    >>> from croupier.poker.tables import tables
+    >>> bits = tables().card_bit
+    >>> int(evaluate_masks([np.bitwise_or.reduce(bits[card_numbers("As Ks Qs Js Ts")])])[0])
+    7462
+    """
+    array = np.asarray(masks, dtype=np.uint64).reshape(-1)
+    sizes = np.bitwise_count(array)
+    if array.size and (sizes.min() < 5 or sizes.max() > 7):
+        bad = int(sizes[(sizes < 5) | (sizes > 7)][0])
+        raise PokerError(f"a poker hand is the best five of 5, 6 or 7 cards, not {bad}")
+    if array.size and int(array.max()) >> 52:
+        raise PokerError("card bitmasks use bits 0..51 only")
+    t = tables()
+    out = np.empty(array.size, np.uint16)
+    for size in np.unique(sizes).tolist():
+        rows = np.flatnonzero(sizes == size)
+        for start in range(0, rows.size, _CHUNK):
+            chosen = rows[start : start + _CHUNK]
+            held = array[chosen]
+            fields = [((held >> np.uint64(13 * s)) & _SUIT_FIELD).astype(np.intp) for s in range(4)]
+            key = t.key_sum[fields[0]] + t.key_sum[fields[1]]
+            key += t.key_sum[fields[2]] + t.key_sum[fields[3]]
+            values = t.nonflush(size)[key]
+            for f in fields:
+                np.maximum(values, t.flush[f], out=values)
+            out[chosen] = values
+    return out
+
+
+def evaluate_omaha_array(hole: npt.ArrayLike, board: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Omaha values of every row: exactly two of the ``hole`` cards ``(n, 4..6)`` and three of
+    the ``board`` cards ``(n, 3..5)``, the best such five.
+
+    >>> hole = card_numbers(["As Ah Kd Qc", "Ah Ad 7c 2d"])
+    >>> board = card_numbers(["Ks Ts 9s 2s 7h", "Ac 7s 7h Kd Qd"])
+    >>> [str(HandValue(int(v))) for v in evaluate_omaha_array(hole, board)]
+    ['One Pair, Aces, King Ten Nine kickers', 'Full House, Aces full of Sevens']
+    """
+    own = _as_card_array(hole, "hole")
+    common = _as_card_array(board, "board")
+    if own.shape[0] != common.shape[0]:
+        raise PokerError(f"hole has {own.shape[0]} rows but board {common.shape[0]}")
+    _check_omaha(own.shape[1], common.shape[1])
+    code = tables().card_code
+    out = np.zeros(own.shape[0], np.uint16)
+    for start in range(0, own.shape[0], _CHUNK):
+        stop = start + _CHUNK
+        mine = list(_columns(own, start, "hole"))
+        shared = list(_columns(common, start, "board"))
+        threes = [
+            (code[shared[a]] + code[shared[b]] + code[shared[c]], (shared[a], shared[b], shared[c]))
+            for a, b, c in itertools.combinations(range(len(shared)), 3)
+        ]
+        best = out[start:stop]
+        for a, b in itertools.combinations(range(len(mine)), 2):
+            two = code[mine[a]] + code[mine[b]]
+            for three, columns in threes:
+                values = values_from_codes(two + three, 5, cards=(mine[a], mine[b], *columns))
+                np.maximum(best, values, out=best)
+    return out
+
+
+def _deck_numbers(deck: Sequence[Card]) -> npt.NDArray[np.int16]:
+    """Each deck column's card number, checking the deck is a set of standard cards."""
+    numbers = []
+    for card in deck:
+        if card.suit is None or card.copy:
+            raise PokerError(
+                f"poker evaluation needs a deck of distinct standard cards, not one with {card}"
+            )
+        numbers.append(card_number(card))
+    return np.array(numbers, np.int16)
+
+
+def evaluate_deals(
+    deals: object,
+    seat: int | str | None = None,
+    *,
+    board: int | str | Sequence[int | str] | None = "board",
+    rule: Rule = "auto",
+) -> npt.NDArray[np.uint16]:
+    """Hand values of the hands of a :class:`~croupier.bulk.DealArray` of a poker game.
+
+    ``seat`` is a pile index or name (``"P1"``) for shape ``(n,)``, or ``None``
+    for every hand (shape ``(n, hands)``).  Each hand is made with the board:
+    the piles ``board`` (a name or index, or several; ``None`` for none; the
+    default ``"board"`` is the pile of that name, else the community cards
+    ``flop``, ``turn`` and ``river`` of hold'em and Omaha), by ``rule``:
+    ``best`` five of hole and board, ``omaha`` exactly two hole cards and three
+    of the board, ``auto`` (``omaha`` for the games named ``omaha...``).
+
+    >>> from croupier.bulk import deal_array
+    >>> from croupier.dealing.layout import make_layout
+    >>> deals = deal_array(1000, make_layout("holdem", players=3), seed="showdown")
+    >>> values = evaluate_deals(deals)
+    >>> values.shape, int(values.min()) >= 1
+    ((1000, 3), True)
+    >>> flop, turn, river = deals[7].piles[3:6]
+    >>> int(values[7, 1]) == hand_value([*deals[7].hands[1], *flop, *turn, *river])
+    True
+    """
+    from croupier.bulk.array import DealArray
+
+    if not isinstance(deals, DealArray):
+        raise PokerError(f"evaluate_deals() takes a DealArray, not {type(deals).__name__}")
+    layout = deals.layout
+    names = [p.name for p in layout.piles]
+
+    def pile_index(pile: int | str, what: str) -> int:
+        if isinstance(pile, str):
+            lowered = [n.lower() for n in names]
+            if pile.lower() not in lowered:
+                raise PokerError(f"{what}={pile!r} is not a pile of {layout.game}: {names}")
+            return lowered.index(pile.lower())
+        if not 0 <= pile < len(names):
+            raise PokerError(f"{what}={pile} is not a pile index 0..{len(names) - 1}")
+        return pile
+
+    lowered = [n.lower() for n in names]
+    if board is None:
+        board_piles: list[int] = []
+    elif board == "board" and "board" not in lowered and "flop" in lowered:
+        board_piles = [lowered.index(n) for n in ("flop", "turn", "river") if n in lowered]
+    elif isinstance(board, int | str):
+        board_piles = [pile_index(board, "board")]
+    else:
+        board_piles = [pile_index(b, "board") for b in board]
+    if seat is None:
+        seats = [i for i, p in enumerate(layout.piles) if p.is_hand and i not in board_piles]
+    else:
+        seats = [pile_index(seat, "seat")]
+    chosen: Rule = rule
+    if rule == "auto":
+        chosen = "omaha" if layout.game.lower().startswith("omaha") else "best"
+    if chosen not in ("best", "omaha"):
+        raise PokerError(f"rule={rule!r} is not one of 'auto', 'best', 'omaha'")
+    if chosen == "best" and tuple(layout.deck) == BRIDGE_DECK:
+        # the standard deck in card-number order: the piles' bitmasks are hands already
+        shared = np.zeros(len(deals), np.uint64)
+        for b in board_piles:
+            shared |= deals.pile_mask(b)
+        columns = [evaluate_masks(deals.pile_mask(p) | shared) for p in seats]
+        return columns[0] if seat is not None else np.column_stack(columns)
+    numbers = _deck_numbers(layout.deck)
+    order = np.argsort(deals.piles, axis=1, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(layout.sizes)])
+
+    def pile_cards(p: int) -> npt.NDArray[np.uint8]:
+        columns = order[:, starts[p] : starts[p + 1]]
+        return numbers[columns].astype(np.uint8)
+
+    common = np.concatenate([pile_cards(b) for b in board_piles], axis=1) if board_piles else None
+    out = np.zeros((len(deals), len(seats)), np.uint16)
+    for j, p in enumerate(seats):
+        hole = pile_cards(p)
+        if chosen == "omaha":
+            if common is None:
+                raise PokerError("the Omaha rule needs a board pile")
+            out[:, j] = evaluate_omaha_array(hole, common)
+        else:
+            hand = hole if common is None else np.concatenate([hole, common], axis=1)
+            out[:, j] = evaluate_array(hand)
+    return out[:, 0] if seat is not None else out
