@@ -19,7 +19,7 @@ repeated ``-e``) or from 40 hex digits (``-h``).
 '108f07b8382412612c048d07d13f814118445acd'
 >>> boards = bigdeal_boards(seed, b"test", range(1, 3))
 >>> [(b.number, b.dealer, b.vulnerable, b.goedel) for b in boards][0]
-(1, 'N', 'None', 8663748777806362500730157876)
+(1, <Seat.NORTH: 'N'>, <Vulnerability.NONE: 'None'>, 8663748777806362500730157876)
 """
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from croupier.boards import Board
-from croupier.errors import MissingExtraError, SeedError
+from croupier.errors import MissingExtraError, SeedError, utf8_bytes
 from croupier.randomness import seed_strength
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
 __all__ = [
+    "BIGDEAL_ALGORITHM_ID",
     "BIGDEAL_DEFAULT_OWNER",
     "WEAK_ENTROPY_BITS",
     "BigDealStream",
@@ -44,6 +45,8 @@ __all__ = [
     "seed_from_hex",
 ]
 
+#: The algorithm id of boards dealt as Big Deal 2.0 deals them (the ``"algorithm"`` of JSON).
+BIGDEAL_ALGORITHM_ID = "bigdeal/2"
 #: The owner Big Deal uses when ``.bigdealrc`` was never edited.
 BIGDEAL_DEFAULT_OWNER = "Identification of owner or tournament"
 
@@ -74,11 +77,19 @@ def ripemd160(data: bytes) -> bytes:
 
 
 def _as_bytes(value: str | bytes, what: str) -> bytes:
+    """Bytes as they are; text as UTF-8, with command-line bytes that are not UTF-8 restored
+    (as ``bigdealx`` hashes them); a lone surrogate that is no such byte is refused,
+    naming ``what`` and never quoting the text (entropy strings are secret)."""
     if isinstance(value, bytes):
         return value
-    if isinstance(value, str):  # command-line bytes that are not UTF-8 come back unchanged
-        return value.encode("utf-8", "surrogateescape")
+    if isinstance(value, str):
+        return utf8_bytes(value, what, escapes=True, error=SeedError)
     raise SeedError(f"{what} must be text or bytes, got {type(value).__name__}")
+
+
+def _entropy_bytes(parts: Iterable[str | bytes]) -> bytes:
+    """The entropy strings joined as bytes; errors name the string by its number."""
+    return b"".join(_as_bytes(p, f"entropy string {i}") for i, p in enumerate(parts, 1))
 
 
 def seed_from_entropy(parts: Iterable[str | bytes]) -> bytes:
@@ -91,7 +102,7 @@ def seed_from_entropy(parts: Iterable[str | bytes]) -> bytes:
     >>> seed_from_entropy(["hel", "lo"]) == seed_from_entropy(["hello"])
     True
     """
-    buffer = b"".join(_as_bytes(p, "an entropy string") for p in parts)
+    buffer = _entropy_bytes(parts)
     return ripemd160(buffer)
 
 
@@ -110,7 +121,7 @@ def entropy_warning(parts: Iterable[str | bytes]) -> str | None:
     >>> entropy_warning(["Xq7#vR2!mK9$pL4@wN8%tB3&zH6*cJ1^"]) is None
     True
     """
-    buffer = b"".join(_as_bytes(p, "an entropy string") for p in parts)
+    buffer = _entropy_bytes(parts)
     if not buffer:
         return "the entropy is empty: every run deals the same boards, and anyone can deal them too"
     strength = seed_strength(buffer)
@@ -162,7 +173,7 @@ class BigDealStream:
             got = f"{len(seed)} bytes" if isinstance(seed, bytes) else type(seed).__name__
             raise SeedError(f"a Big Deal seed is 20 bytes, got {got} (not shown: it is secret)")
         self._seed = seed
-        self._owner_hash = ripemd160(_as_bytes(owner, "the owner"))
+        self._owner_hash = ripemd160(_as_bytes(owner, "owner="))
         self.counter = 0
 
     @property

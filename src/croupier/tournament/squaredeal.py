@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, parse_board_list
-from croupier.errors import FileFormatError, bounded_decimal, excerpt
+from croupier.errors import FileFormatError, bounded_decimal, excerpt, masked_excerpt, utf8_bytes
 from croupier.randomness import Chooser, OsRandomSource, RandomSource, UniformSampler
 from croupier.tournament.bigdeal import bigdeal_boards, seed_from_entropy
 
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "MAX_PHASES",
     "MAX_SESSIONS",
+    "SQUAREDEAL_ALGORITHM_ID",
     "BoardSpec",
     "KeyId",
     "Phase",
@@ -66,6 +67,9 @@ __all__ = [
     "session_file_name",
 ]
 
+#: The algorithm id of SquareDeal 2.x events: keys, ``KH`` and their sessions dealt by Big Deal
+#: (the ``"algorithm"`` of JSON).
+SQUAREDEAL_ALGORITHM_ID = "squaredeal/2"
 #: The 62 symbols SquareDeal keys are made of.
 KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #: The length of the keys croupier makes (as SquareDeal does): 60 symbols, about 357 bits.
@@ -249,6 +253,8 @@ class Phase:
             )
         if "\n" in self.description or "\r" in self.description:
             raise SquareDealError(f"phase description {excerpt(self.description)} must be one line")
+        _check_text(self.prefix, "the phase's file prefix")
+        _check_text(self.description, "the phase description")
 
     @classmethod
     def parse(cls, text: str) -> Phase:
@@ -308,6 +314,15 @@ class Phase:
         return list(range(1, self.sessions + 1))
 
 
+def _check_text(text: str, what: str) -> None:
+    """Refuse text that the ``.sqd`` file cannot hold byte for byte (see :func:`utf8_bytes`).
+
+    Command-line bytes that are not UTF-8 (surrogate escapes) are kept as the
+    bytes they are, as SquareDeal does; any other lone surrogate has no bytes.
+    """
+    utf8_bytes(text, what, escapes=True, error=SquareDealError)
+
+
 def session_file_name(prefix: str, session: int, *, reserve: bool = False) -> str:
     """SquareDeal's file name (no extension): the run of ``#`` becomes the session number.
 
@@ -346,6 +361,10 @@ class SquareDealEvent:
     key_hash: str | None = None
 
     def __post_init__(self) -> None:
+        _check_text(self.name, "name=")
+        _check_text(self.delayed_info, "delayed_info=")
+        if self.delayed_value is not None:
+            _check_text(self.delayed_value, "delayed_value=")
         if len(self.phases) > MAX_PHASES:
             raise SquareDealError(f"{len(self.phases)} phases; an event has at most {MAX_PHASES}")
         keys = sum(max(p.sessions, 1) for p in self.phases)
@@ -389,6 +408,7 @@ def check_delayed_value(value: str) -> None:
     ...
     croupier.tournament.squaredeal.SquareDealError: bad delayed value '7 ': ...
     """
+    _check_text(value, "the delayed value (DV)")
     if not value or value != value.strip() or "\n" in value or "\r" in value:
         raise SquareDealError(
             f"bad delayed value {excerpt(value)}: it must be one non-empty line without leading or "
@@ -426,8 +446,8 @@ def parse_sqd(text: str, *, source: str = "<sqd>") -> SquareDealEvent:
             raise _sqd_error(
                 source,
                 lineno,
-                f"unknown line {excerpt(line)}; expected '# comment' or a line starting with "
-                "TN, DI, DV, SN or KH and a space",
+                f"unknown line {masked_excerpt(line)}; expected '# comment' or a line starting "
+                "with TN, DI, DV, SN or KH and a space",
             )
         if code != "SN" and code in seen:
             raise _sqd_error(

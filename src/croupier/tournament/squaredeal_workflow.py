@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from croupier.files import (
     write_file,
     write_files_atomically,
 )
-from croupier.formats.board_files import EXTENSIONS, BoardFormat, render_boards
+from croupier.formats.board_files import EXTENSIONS, BoardFormat, load_boards, render_boards
 from croupier.randomness import RandomSource
 from croupier.tournament.squaredeal import (
     MAX_DEAL_BOARDS,
@@ -65,7 +66,6 @@ from croupier.tournament.verification import (
     MismatchKind,
     VerifyReport,
     compare_boards,
-    read_board_file,
 )
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "make_sessions",
     "new_event",
     "publish_keys",
+    "session_title",
     "set_delayed_value",
     "verify_sessions",
 ]
@@ -327,10 +328,19 @@ def make_sessions(
     fmt: BoardFormat | str = BoardFormat.PBN,
     overwrite: bool = False,
     generator: str = "croupier",
+    event_name: str = "?",
+    newline: str = "\n",
 ) -> list[SessionFile]:
     """Deal ``sessions`` (``PHASES/SESSIONS`` as ``parse_session_spec`` reads it) into ``out``.
 
     Each session goes into its own file, named as SquareDeal names it.
+    PBN files have Big Deal's layout, with ``event_name`` in every ``Event``
+    tag and ``newline`` ending every line; the defaults (``?``, LF) give the
+    files SquareDeal 2.7 writes on Linux byte for byte but the ``Generator``
+    tag, and ``croupier squaredeal make`` passes the event's name ``TN`` and
+    CR LF (PBN 2.1, and SquareDeal on Windows) unless told otherwise.  An HTML
+    hand record names the event and session and says how to verify the
+    boards (``KH``, ``DV``).
 
     ``boards`` gives the board numbers of phases whose spec is ``?``.  Every
     target is checked before anything is written, and the files are written
@@ -371,17 +381,49 @@ def make_sessions(
     check_new_files(paths, overwrite=overwrite)
     rendered: list[tuple[Path, bytes]] = []
     for item in planned:  # SquareDeal's PBN files are Big Deal's: keep its layout exactly
-        title = f"{event.name} — phase {item.session.phase} session {item.session.session}"
-        rendered.append(
-            (
-                item.path,
-                render_boards(
-                    item.boards, fmt, generator=generator, title=title, pbn_style="bigdeal"
-                ),
+        if fmt is BoardFormat.HTML:
+            data = _hand_record_page(event, event_file, item)
+        else:
+            data = render_boards(
+                item.boards,
+                fmt,
+                generator=generator,
+                pbn_style="bigdeal",
+                event=event_name,
+                newline=newline,
             )
-        )
+        rendered.append((item.path, data))
     write_files_atomically(rendered, overwrite=overwrite)
     return planned
+
+
+def session_title(event: SquareDealEvent, ref: SessionRef) -> str:
+    """How a hand record names a session: the phase's description with ``#`` as the session.
+
+    >>> cup = SquareDealEvent("Cup", phases=[Phase.parse("2:8:R#:Round #"), Phase.parse("1:8:F:")])
+    >>> session_title(cup, SessionRef(1, 2)), session_title(cup, SessionRef(2, 1, reserve=True))
+    ('Round 2', 'Phase 2 session 1 (reserve)')
+    """
+    phase = event.phase(ref.phase)
+    text = re.sub(r"#+", str(ref.session), phase.description).strip()
+    if not text:
+        text = f"Phase {ref.phase} session {ref.session}"
+    return text + (" (reserve)" if ref.reserve else "")
+
+
+def _hand_record_page(event: SquareDealEvent, event_file: Path, item: SessionFile) -> bytes:
+    """The HTML hand record of one session: event, session, ``KH``, ``DV``, how to verify."""
+    from croupier.formats.hand_record import HandRecord, render_hand_record
+    from croupier.tournament.provenance import squaredeal_provenance
+
+    record = HandRecord.from_boards(
+        item.boards,
+        event=event.name,
+        session=session_title(event, item.session),
+        # players verify the session's board file (SquareDeal's name), not this page
+        provenance=squaredeal_provenance(event, event_file.name, [item.path.stem + ".pbn"]),
+    )
+    return render_hand_record(record, "html")
 
 
 def _phases_against_keys(event: SquareDealEvent, keys: SquareDealKeys) -> str | None:
@@ -486,7 +528,7 @@ def verify_sessions(
         numbers = boards if phase.boards.chosen_at_dealing else None
         if numbers is None:
             numbers = phase.boards_for_session(ref.session)
-        found = read_board_file(path, numbers[0])
+        found = load_boards(path, first_board=numbers[0])
         expected = session_boards(event, key_set, ref, numbers)
         if found:
             mismatches = tuple(compare_boards(expected, found, path.name))

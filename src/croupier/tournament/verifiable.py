@@ -42,7 +42,7 @@ import hmac
 from collections.abc import Iterable
 
 from croupier.boards import MAX_BOARD, Board
-from croupier.errors import SeedError, VerificationError, excerpt
+from croupier.errors import SeedError, VerificationError, excerpt, utf8_bytes
 from croupier.randomness import OsRandomSource, RandomSource
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 from croupier.tournament.board_plan import MAX_SESSION, BoardPlan
@@ -53,6 +53,7 @@ __all__ = [
     "KEY_BYTES",
     "board_goedel",
     "commitment",
+    "delayed_value_bytes",
     "encode_board_message",
     "make_board",
     "make_boards",
@@ -76,6 +77,29 @@ _MAX_SESSION = MAX_SESSION
 
 def _field(data: bytes) -> bytes:
     return len(data).to_bytes(4, "big") + data
+
+
+def _text(text: str, name: str) -> bytes:
+    """The UTF-8 bytes of ``text`` as the scheme hashes them: every event name and delayed
+    value is encoded here.  Text with no UTF-8 encoding is refused, naming ``name=``."""
+    return utf8_bytes(text, f"{name}=")
+
+
+def delayed_value_bytes(text: str) -> bytes:
+    """The delayed value as the scheme hashes it: the text's UTF-8 bytes, byte-exact.
+
+    Text that has no UTF-8 encoding -- a lone surrogate, which is how Python
+    reads a command-line byte that is not UTF-8 -- is refused with a
+    one-line error giving the character's position.
+
+    >>> delayed_value_bytes("15234.56")
+    b'15234.56'
+    >>> delayed_value_bytes("15234" + chr(0xDCFF))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: delayed_value= is not valid text: character 6 has no UTF-8 ...
+    """
+    return _text(text, "delayed_value")
 
 
 def _check_key(key: bytes) -> None:
@@ -133,7 +157,7 @@ def commitment(key: bytes, event: str) -> str:
     64
     """
     _check_key(key)
-    data = _field(f"{ALGORITHM} commit".encode()) + _field(key) + _field(event.encode("utf-8"))
+    data = _field(f"{ALGORITHM} commit".encode()) + _field(key) + _field(_text(event, "event"))
     return hashlib.sha256(data).hexdigest()
 
 
@@ -187,7 +211,7 @@ def plan_commitment(key: bytes, event: str, plan: BoardPlan) -> str:
     data = (
         _field(f"{ALGORITHM_PLAN} commit".encode())
         + _field(key)
-        + _field(event.encode("utf-8"))
+        + _field(_text(event, "event"))
         + _field(plan.encode())
     )
     return hashlib.sha256(data).hexdigest()
@@ -223,7 +247,7 @@ def encode_board_message(
     return (
         _field(ALGORITHM.encode())
         + _field(key)
-        + _field(event.encode("utf-8"))
+        + _field(_text(event, "event"))
         + _field(delayed_value)
         + session.to_bytes(4, "big")
         + board.to_bytes(4, "big")
@@ -253,7 +277,7 @@ def make_board(key: bytes, event: str, delayed_value: bytes, session: int, board
 
     >>> b = make_board(bytes(32), "E", b"1", 1, 5)
     >>> b.number, b.dealer, b.vulnerable, sum(len(h) for h in b.hands)
-    (5, 'N', 'NS', 52)
+    (5, <Seat.NORTH: 'N'>, <Vulnerability.NS: 'NS'>, 52)
     """
     g = board_goedel(key, event, delayed_value, session, board)
     return Board.standard(board, goedel_unrank(g), goedel=g)

@@ -38,12 +38,14 @@ from pathlib import Path
 
 from croupier.errors import CroupierError
 from croupier.files import ExistingFileError, read_file, write_file
+from croupier.formats.board_files import load_boards
 from croupier.randomness import RandomSource
 from croupier.tournament.board_plan import BoardPlan
 from croupier.tournament.verifiable import (
     ALGORITHM,
     ALGORITHM_PLAN,
     commitment,
+    delayed_value_bytes,
     make_boards,
     new_key,
     parse_commitment,
@@ -59,10 +61,21 @@ from croupier.tournament.verification import (
     MismatchKind,
     VerifyReport,
     compare_boards,
-    read_board_file,
 )
 
-__all__ = ["NewKey", "new_key_file", "read_key_file", "verify_boards"]
+__all__ = ["KEY_GIVEN", "NewKey", "new_key_file", "read_key_file", "verify_boards"]
+
+#: The name a report gives the key when it was given as hex digits (``key=``), not a file.
+KEY_GIVEN = "(key given)"
+
+# What a commitment that does not match means, with a plan and without one.
+_MUST_MATCH = {
+    True: "the event name and the board plan must match exactly the text published with the "
+    "commitment (every letter, space and punctuation mark), and the key must be the one revealed",
+    False: "the event name must match exactly the text published with the commitment (every "
+    "letter, space and punctuation mark), and the key must be the one revealed; a "
+    f"{ALGORITHM_PLAN} commitment is checked with its board plan",
+}
 
 
 @dataclass(frozen=True)
@@ -115,10 +128,12 @@ def new_key_file(
     if plan is not None and not isinstance(plan, BoardPlan):
         raise CroupierError(f"plan= must be a BoardPlan, got {type(plan).__name__}")
     key = new_key(source)
+    if plan is None:  # the commitment first: an event it refuses leaves no key file behind
+        made = NewKey(key_file, ALGORITHM, event, commitment(key, event))
+    else:
+        made = NewKey(key_file, ALGORITHM_PLAN, event, plan_commitment(key, event, plan), plan)
     write_file(key_file, (key.hex() + "\n").encode("ascii"), private=True)
-    if plan is None:
-        return NewKey(key_file, ALGORITHM, event, commitment(key, event))
-    return NewKey(key_file, ALGORITHM_PLAN, event, plan_commitment(key, event, plan), plan)
+    return made
 
 
 def read_key_file(key_file: Path) -> bytes:
@@ -134,7 +149,7 @@ def read_key_file(key_file: Path) -> bytes:
 
 
 def verify_boards(
-    key_file: Path,
+    key_file: Path | None,
     event: str,
     commitment_hex: str,
     delayed_value: str,
@@ -143,6 +158,7 @@ def verify_boards(
     boards: range | None = None,
     *,
     plan: BoardPlan | None = None,
+    key: str | None = None,
 ) -> VerifyReport:
     """Check the key against the published commitment, then regenerate and compare ``files``.
 
@@ -156,10 +172,13 @@ def verify_boards(
       each file must hold exactly ``boards``, and the report's ``notes`` say
       that the commitment does not cover them.
 
-    A file that lacks a board, has one more, twice, out of order or under
-    another number fails, naming file and board; ``.txt`` files (no board
-    numbers) are numbered from the first board.  See the module docstring
-    for an example.
+    The revealed key is read from ``key_file``, or given as its 64 hex digits
+    with ``key=`` (then ``key_file`` is ``None``).  When the commitment does
+    not match, the message says that event name and plan must be exactly the
+    published text.  A file that lacks a board, has one more, twice, out of
+    order or under another number fails, naming file and board; ``.txt``
+    files (no board numbers) are numbered from the first board.  See the
+    module docstring for an example.
 
     >>> verify_boards(Path("cup.key"), "Cup", "00" * 32, "7", 1, [])
     Traceback (most recent call last):
@@ -171,19 +190,28 @@ def verify_boards(
             "give exactly one of plan= (the board plan a croupier-boards/2 commitment covers) "
             "or boards= (the boards each file must hold, for a croupier-boards/1 commitment)"
         )
+    if (key_file is None) == (key is None):
+        raise CroupierError(
+            "give the revealed key exactly once: key_file= (the key file) or key= (its 64 hex "
+            "digits)"
+        )
     published = parse_commitment(commitment_hex)
-    key_file = Path(key_file)
+    dv = delayed_value_bytes(delayed_value)  # bad input before any verdict
     numbers = plan.boards_for(session) if plan is not None else boards
     assert numbers is not None
-    key = read_key_file(key_file)
+    if key_file is not None:
+        key_name, key_bytes = Path(key_file).name, read_key_file(Path(key_file))
+        whose = f"the key in {key_name}"
+    else:
+        key_name, key_bytes, whose = KEY_GIVEN, parse_key(key or ""), "the key given"
     notes: tuple[str, ...] = ()
     if plan is not None:
-        computed = plan_commitment(key, event, plan)
-        matches = verify_plan_commitment(key, event, plan, published)
+        computed = plan_commitment(key_bytes, event, plan)
+        matches = verify_plan_commitment(key_bytes, event, plan, published)
         what = f"the {ALGORITHM_PLAN} commitment (event and board plan {plan.format()})"
     else:
-        computed = commitment(key, event)
-        matches = verify_commitment(key, event, published)
+        computed = commitment(key_bytes, event)
+        matches = verify_commitment(key_bytes, event, published)
         what = f"the {ALGORITHM} commitment"
         notes = (
             f"{ALGORITHM} commits to the key and event only: boards "
@@ -191,16 +219,13 @@ def verify_boards(
             f"a {ALGORITHM_PLAN} commitment, checked with its board plan, covers the boards",
         )
     if not matches:
-        message = f"the key in {key_file.name} does not match {what}"
-        if plan is None:
-            message += f"; a {ALGORITHM_PLAN} commitment is checked with its board plan"
-        return VerifyReport(KeyCheck(False, key_file.name, published, computed, message), ())
-    keys = KeyCheck(True, key_file.name, published, computed, f"{what} matches")
-    dv = delayed_value.encode("utf-8")
-    expected = make_boards(key, event, dv, session, numbers)
+        message = f"{whose} does not match {what}: " + _MUST_MATCH[plan is not None]
+        return VerifyReport(KeyCheck(False, key_name, published, computed, message), ())
+    keys = KeyCheck(True, key_name, published, computed, f"{what} matches")
+    expected = make_boards(key_bytes, event, dv, session, numbers)
     checks: list[FileCheck] = []
     for path in map(Path, files):
-        found = read_board_file(path, numbers[0])
+        found = load_boards(path, first_board=numbers[0])
         if found:
             mismatches = tuple(compare_boards(expected, found, path.name))
         else:

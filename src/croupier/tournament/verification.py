@@ -1,5 +1,9 @@
 """Verification results: what a regenerated board set is compared against, and how it differs.
 
+Shared by every scheme: SquareDeal (:mod:`croupier.tournament.squaredeal_workflow`)
+and croupier's own scheme (:mod:`croupier.tournament.verifiable`, whose boards are
+*verifiable*; this module holds the outcome of a *verification*).
+
 A verification first checks the keys against what was published before the
 event (:class:`KeyCheck`), then regenerates the boards of each file and
 compares them board by board (:func:`compare_boards`).  Every difference is a
@@ -17,12 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
 from croupier.boards import Board
-from croupier.files import read_file
-from croupier.formats.board_files import format_for_path, read_boards
 from croupier.formats.pbn_deal import format_pbn_deal
+from croupier.seats import SEATS
 from croupier.tournament.squaredeal import SessionRef
 
 __all__ = [
@@ -32,7 +34,6 @@ __all__ = [
     "MismatchKind",
     "VerifyReport",
     "compare_boards",
-    "read_board_file",
 ]
 
 
@@ -78,7 +79,11 @@ class Mismatch:
         """
         where = self.file if self.board is None else f"{self.file} board {self.board}"
         if self.what is MismatchKind.DEAL:
-            return f"{where}: deal differs (expected {self.expected}, found {self.found})"
+            seats = _differing_seats(self.expected or "", self.found or "")
+            return (
+                f"{where}: deal differs in the hands of {seats} "
+                f"(expected {self.expected}, found {self.found})"
+            )
         if self.what is MismatchKind.DEALER:
             return f"{where}: dealer {self.found}, expected {self.expected}"
         if self.what is MismatchKind.VULNERABILITY:
@@ -86,6 +91,19 @@ class Mismatch:
         if self.what is MismatchKind.ORDER:
             return f"{where}: out of order (it comes after board {self.found} in the file)"
         return f"{where}: {_PLAIN[self.what]}"
+
+
+def _differing_seats(expected: str, found: str) -> str:
+    """The seats whose hands differ between two PBN deal strings from North, as words.
+
+    >>> _differing_seats("N:A... K... Q... J...", "N:K... A... Q... J...")
+    'North and East'
+    """
+    want, got = expected[2:].split(" "), found[2:].split(" ")
+    seats = [s.long_name for i, s in enumerate(SEATS) if want[i : i + 1] != got[i : i + 1]]
+    if len(seats) <= 1:
+        return "".join(seats)
+    return f"{', '.join(seats[:-1])} and {seats[-1]}"
 
 
 _PLAIN = {
@@ -217,26 +235,20 @@ def compare_boards(expected: Sequence[Board], found: Sequence[Board], file: str)
             )
         if got.dealer != want.dealer:
             problems.append(
-                Mismatch(file, want.number, MismatchKind.DEALER, want.dealer, got.dealer)
+                Mismatch(
+                    file, want.number, MismatchKind.DEALER, want.dealer.letter, got.dealer.letter
+                )
             )
         if got.vulnerable != want.vulnerable:
             problems.append(
                 Mismatch(
-                    file, want.number, MismatchKind.VULNERABILITY, want.vulnerable, got.vulnerable
+                    file,
+                    want.number,
+                    MismatchKind.VULNERABILITY,
+                    want.vulnerable.pbn,
+                    got.vulnerable.pbn,
                 )
             )
     for number in sorted(set(found_by_number) - wanted):
         problems.append(Mismatch(file, number, MismatchKind.EXTRA))
     return problems
-
-
-def read_board_file(path: Path, first_board: int = 1) -> list[Board]:
-    """The boards of a file, its format from the extension (``.txt`` numbered from ``first_board``).
-
-    >>> read_board_file(Path("missing.pbn"))
-    Traceback (most recent call last):
-    ...
-    croupier.errors.FileFormatError: file 'missing.pbn' not found
-    """
-    fmt = format_for_path(path)
-    return read_boards(read_file(path), fmt, source=path.name, first_board=first_board)
