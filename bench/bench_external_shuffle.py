@@ -1,4 +1,7 @@
-"""Benchmark: croupier's exact out-of-core shuffle against GNU ``shuf``, time and peak memory.
+"""Benchmark: the former file shuffle (``--method keys``) against GNU ``shuf``, time and memory.
+
+(``croupier-extshuffle/1``; the default file shuffle, ``croupier-keyed-split/1``, is
+measured by ``bench/bench_file_shuffle.py``.)
 
 Writes a file of random text lines (``--size``, default 64M), then shuffles it
 in the same run with ``croupier shuffle --file F --out O`` (in memory, with
@@ -78,7 +81,17 @@ def main() -> None:
         src = folder / "lines.txt"
         lines = make_lines(src, size)
         print(f"file: {size / 2**20:,.0f} MiB, {lines:,} lines, in {folder}")
-        croupier = [sys.executable, "-m", "croupier", "shuffle", "--file", str(src), "--quiet"]
+        croupier = [
+            sys.executable,
+            "-m",
+            "croupier",
+            "shuffle",
+            "--file",
+            str(src),
+            "--quiet",
+            "--method",
+            "keys",
+        ]  # croupier-extshuffle/1 (bench_file_shuffle.py: the default)
         runs = {
             "shuf": ["/usr/bin/shuf", str(src), "-o", str(folder / "shuf.txt")],
             "croupier (in memory)": [*croupier, "--out", str(folder / "a.txt"),

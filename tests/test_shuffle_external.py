@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import FileWriteError
 from croupier.randomness import Chooser, SeededSource, UniformSampler, exact_distribution
-from croupier.scale import external_shuffle as ext
+from croupier.scale import buckets as bucket_files
 from croupier.scale import shuffle_file, shuffle_records
 from croupier.scale.shuffle_keys import KeyStream
 from croupier.scale.workspace import WORKSPACE_PREFIX, make_workspace
@@ -234,19 +234,26 @@ def _wait_for_workspace(folder: Path, proc: subprocess.Popen[bytes]) -> None:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.005)
-    time.sleep(0.1)
+    time.sleep(0.02)
 
 
+@pytest.mark.parametrize("method", ["keys", "auto"])
 @pytest.mark.parametrize("how", ["kill", "interrupt"])
-def test_killed_or_interrupted_runs_leave_the_input_and_no_output(tmp_path: Path, how: str) -> None:
+def test_killed_or_interrupted_runs_leave_the_input_and_no_output(
+    tmp_path: Path, how: str, method: str
+) -> None:
+    # Both file shuffles: croupier-extshuffle/1 (--method keys) and croupier-keyed-split/1.
     src = tmp_path / "in" / "big.txt"
     src.parent.mkdir()
-    digest = _big_file(src, 16)
+    digest = _big_file(src, 32)
     outdir = tmp_path / "out"
     outdir.mkdir()
     out = outdir / "shuffled.txt"
-    proc = _start(["shuffle", "--file", str(src), "--out", str(out), "--memory", "1M"])
+    proc = _start(
+        ["shuffle", "--file", str(src), "--out", str(out), "--memory", "1M", "--method", method]
+    )
     _wait_for_workspace(outdir, proc)
+    assert proc.poll() is None, "the run ended before it could be stopped"
     proc.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
     proc.communicate(timeout=30)
     assert hashlib.sha256(src.read_bytes()).hexdigest() == digest
@@ -280,7 +287,7 @@ def test_a_full_disk_predicted_is_refused_before_any_work(
         lambda _: type(usage)(usage.total, usage.used, 15_000),
     )
     result = cli(["shuffle", "--file", str(src), "--out", str(tmp_path / "o"), "--memory", "1M",
-                  "--records", "2"])  # fmt: skip
+                  "--records", "2", "--method", "keys"])  # fmt: skip
     assert result.code == 2
     assert "not enough disk space" in result.err and "15,000 bytes" in result.err
     assert "2,400,000 bytes" in result.err  # buckets and output: twice the input
@@ -293,18 +300,18 @@ def test_a_full_disk_during_the_run_leaves_nothing(
     src = tmp_path / "in.txt"
     src.write_bytes(b"".join(b"%d\n" % i for i in range(50_000)))
     calls = []
-    write_data = ext._Bucket.write_data
+    write_data = bucket_files.TempBucket.write_data
 
-    def full(self: ext._Bucket, data: npt.NDArray[np.uint8] | bytes) -> None:
+    def full(self: bucket_files.TempBucket, data: npt.NDArray[np.uint8] | bytes) -> None:
         calls.append(1)
         if len(calls) <= 5:
             write_data(self, data)
         else:
-            raise ext._bucket_error(
+            raise bucket_files.bucket_error(
                 self.data_path, OSError(errno.ENOSPC, "No space left on device")
             )
 
-    monkeypatch.setattr(ext._Bucket, "write_data", full)
+    monkeypatch.setattr(bucket_files.TempBucket, "write_data", full)
     with pytest.raises(FileWriteError, match="no space left on device"):
         shuffle_file(src, tmp_path / "out.txt", memory=2**20, buckets=4)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
@@ -325,19 +332,24 @@ def test_command_line_refusals(tmp_path: Path, cli: CliRunner) -> None:
         (["--records", "many"], "bad --records 'many'"),
         (["--records", "3", "--out", str(tmp_path / "o")], "not a multiple of the record size 3"),
         (["--memory", "1M", "--json"], "do not apply"),
-        (["--memory", "1M", "--deck", "standard"], "give --file PATH"),
+        (["--memory", "1M", "--deck", "standard"], "give exactly one of"),
     ]
     for extra, message in cases:
         result = cli(["shuffle", "--file", str(src), *extra])
         assert result.code == 2 and message in result.err and "\n" not in result.err.strip(), extra
-    device = cli(["shuffle", "--file", "/dev/null", "--out", str(tmp_path / "o")])
+    device = cli(["shuffle", "--file", "/dev/null", "--out", str(tmp_path / "o"), "-m", "keys"])
     assert device.code == 2 and "not a regular file" in device.err
+    streamed = cli(["shuffle", "--file", "/dev/null", "--out", str(tmp_path / "o")])
+    assert streamed.code == 0 and (tmp_path / "o").read_bytes() == b""  # read as a stream
+    (tmp_path / "o").unlink()
     assert existing.read_bytes() == b"keep" and src.read_bytes() == b"abc\ndef\n"
-    done = cli(
-        ["shuffle", "--file", str(src), "--out", str(existing), "--overwrite", "--seed", "s"]
-    )
+    args = ["shuffle", "--file", str(src), "--out", str(existing), "--overwrite", "--seed", "s"]
+    done = cli([*args, "--method", "keys"])
     assert done.code == 0 and sorted(existing.read_bytes().split()) == [b"abc", b"def"]
     assert "croupier-extshuffle/1" in done.err and "log2(2!) = 1.0" in done.err
+    done = cli(args)
+    assert done.code == 0 and sorted(existing.read_bytes().split()) == [b"abc", b"def"]
+    assert "croupier-keyed-split/1" in done.err
 
 
 def test_empty_input_gives_empty_output_and_stdout_streams(tmp_path: Path, cli: CliRunner) -> None:

@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import math
 import os
 import stat
@@ -43,15 +43,16 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, cast
+from typing import Any, BinaryIO, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.errors import CroupierError, FileFormatError
-from croupier.files import AtomicFile, FileWriteError, check_new_files, read_failure
+from croupier.files import AtomicFile, check_new_files, read_failure
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
+from croupier.scale.buckets import TempBucket, same_file
 from croupier.scale.shuffle_keys import KeySource, KeyStream
 from croupier.scale.workspace import (
     check_free_space,
@@ -152,56 +153,6 @@ class _Sink:
         if data.size:
             self.write_to(data)
             self.remaining -= int(data.size)
-
-
-class _Bucket:
-    """One temporary bucket: a data file (record bytes) and a side file (key, length)."""
-
-    def __init__(self, folder: Path, name: str) -> None:
-        self.data_path = folder / f"{name}.data"
-        self.meta_path = folder / f"{name}.meta"
-        self.data: BinaryIO | None = None
-        self.meta: BinaryIO | None = None
-
-    def open(self) -> None:
-        self.data = open(self.data_path, "wb")  # noqa: SIM115 - closed by close()
-        self.meta = open(self.meta_path, "wb")  # noqa: SIM115
-
-    def write_data(self, data: npt.NDArray[np.uint8] | bytes) -> None:
-        assert self.data is not None
-        try:
-            self.data.write(cast(Any, data))
-        except OSError as exc:
-            raise _bucket_error(self.data_path, exc) from None
-
-    def write_meta(self, meta: npt.NDArray[np.void]) -> None:
-        assert self.meta is not None
-        try:
-            self.meta.write(meta.tobytes())
-        except OSError as exc:
-            raise _bucket_error(self.meta_path, exc) from None
-
-    def close(self) -> None:
-        for handle in (self.data, self.meta):
-            if handle is not None:
-                try:
-                    handle.close()
-                except OSError as exc:
-                    raise _bucket_error(self.data_path, exc) from None
-        self.data = self.meta = None
-
-    def remove(self) -> None:
-        for path in (self.data_path, self.meta_path):
-            with contextlib.suppress(OSError):
-                path.unlink()
-
-
-def _bucket_error(path: Path, exc: OSError) -> FileWriteError:
-    reason = (exc.strerror or type(exc).__name__).lower()
-    return FileWriteError(
-        f"cannot write the temporary buckets in {str(path.parent.parent)!r}: {reason} "
-        "(nothing was written; the temporaries are removed)"
-    )
 
 
 def _gather(
@@ -311,7 +262,7 @@ class _Run:
         lengths: npt.NDArray[np.int64],
         keys: npt.NDArray[np.uint64],
         shift: int,
-        buckets: list[_Bucket],
+        buckets: list[TempBucket],
     ) -> None:
         """Append each record (in file order) to the bucket its key bits name."""
         if keys.size == 0:
@@ -339,12 +290,12 @@ class _Run:
         size: int,
         record_size: int | None,
         shift: int,
-        buckets: list[_Bucket],
+        buckets: list[TempBucket],
     ) -> bool:
         """Read the input once and scatter its records; True if a final newline was added."""
         buf = bytearray(self.chunk if record_size is None else max(self.chunk, 1))
         offset = 0
-        open_bucket: _Bucket | None = None
+        open_bucket: TempBucket | None = None
         open_key = 0
         open_length = 0
 
@@ -414,7 +365,7 @@ class _Run:
 
     # -- pass 2 -------------------------------------------------------------------------------
 
-    def emit_bucket(self, bucket: _Bucket, depth: int, level: int) -> None:
+    def emit_bucket(self, bucket: TempBucket, depth: int, level: int) -> None:
         """Write one bucket's records sorted by key (scattering it again if too large)."""
         count = bucket.meta_path.stat().st_size // META_BYTES
         nbytes = bucket.data_path.stat().st_size
@@ -438,7 +389,7 @@ class _Run:
         starts = np.cumsum(lengths) - lengths
         self.emit_sorted(data, starts, lengths, meta["key"].astype(np.uint64), raw)
 
-    def resplit(self, bucket: _Bucket, depth: int, cost: int, level: int) -> None:
+    def resplit(self, bucket: TempBucket, depth: int, cost: int, level: int) -> None:
         """Scatter a bucket too large for memory by the next bits of its keys, then emit those."""
         self.report.resplit_buckets += 1
         want = max(1, math.ceil(math.log2(max(2, 2 * cost / self.memory))))
@@ -446,7 +397,7 @@ class _Run:
         shift = 64 - depth - bits
         folder = bucket.data_path.parent / f"{bucket.data_path.stem}.split"
         folder.mkdir()
-        subs = [_Bucket(folder, f"{b:05d}") for b in range(1 << bits)]
+        subs = [TempBucket(folder, f"{b:05d}") for b in range(1 << bits)]
         try:
             for sub in subs:
                 sub.open()
@@ -466,7 +417,7 @@ class _Run:
         folder.rmdir()
 
     def _rescatter(
-        self, data_file: BinaryIO, meta: npt.NDArray[np.void], shift: int, subs: list[_Bucket]
+        self, data_file: BinaryIO, meta: npt.NDArray[np.void], shift: int, subs: list[TempBucket]
     ) -> None:
         lengths = meta["len"].astype(np.int64)
         keys = meta["key"].astype(np.uint64)
@@ -574,7 +525,7 @@ def shuffle_records(
         space_check(size + 1 + META_BYTES * (size // estimate + 1))
     report.buckets, report.passes = k, 2
     folder = workspace()
-    bucket_list = [_Bucket(folder, f"{b:05d}") for b in range(k)]
+    bucket_list = [TempBucket(folder, f"{b:05d}") for b in range(k)]
     shift = 64 - (k.bit_length() - 1)
     try:
         for bucket in bucket_list:
@@ -619,13 +570,6 @@ def _shuffle_in_memory(
     run.emit_sorted(data, starts.astype(np.int64), (ends - starts).astype(np.int64), keys)
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
 def shuffle_file(
     path: Path | str,
     out: Path | str | None,
@@ -663,7 +607,7 @@ def shuffle_file(
     source = source if source is not None else OsRandomSource()
     if out is not None:
         out = Path(out)
-        if _same_file(path, out):
+        if same_file(path, out):
             raise FileFormatError(
                 f"the output {str(out)!r} is the input file; croupier never changes its input "
                 "(write to another file)"
@@ -675,19 +619,7 @@ def shuffle_file(
     except OSError as exc:
         raise FileFormatError(f"cannot read {str(path)!r}: {read_failure(exc)}") from None
     with infile:
-        info = os.fstat(infile.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise FileFormatError(
-                f"cannot shuffle {str(path)!r} out of core: it is not a regular file "
-                "(save a pipe or device to a file first)"
-            )
-        size = info.st_size
-        if record_size is not None and record_size >= 1 and size % record_size:
-            raise FileFormatError(
-                f"{str(path)!r} has {size:,} bytes, not a multiple of the record size "
-                f"{record_size:,} ({size // record_size:,} records and {size % record_size:,} "
-                "bytes left over)"
-            )
+        size = _input_size(infile, path, record_size)
         if out is not None:
             check_new_files([out], overwrite=overwrite)
         folder = (
@@ -699,38 +631,72 @@ def shuffle_file(
         keys = KeyStream.from_source(source)
         ties = UniformSampler(source)
         before_ties = source.bits_used
-        made: list[Path] = []
-
-        def workspace() -> Path:
-            made.append(make_workspace(folder))
-            return made[-1]
-
-        def space_check(temporary: int) -> None:
-            needed = temporary + (size if out is not None else 0)
-            check_free_space(folder, needed, "the temporary buckets and the output")
-
-        if out is not None and (buckets is not None or _cost(size + 1, 1) > memory):
-            check_free_space(folder, 2 * size, "the temporary buckets and the output")
-        elif out is not None:
-            check_free_space(folder, size, "the output")
-        try:
-            if out is not None:
-                with AtomicFile(out, overwrite=overwrite) as target:
-                    report = shuffle_records(
-                        infile, size, target.write, keys=keys, ties=ties, memory=memory,
-                        record_size=record_size, buckets=buckets, workspace=workspace,
-                        advance=advance, space_check=space_check,
-                    )  # fmt: skip
-            else:
-                assert stdout is not None
-                report = shuffle_records(
-                    infile, size, stdout, keys=keys, ties=ties, memory=memory,
-                    record_size=record_size, buckets=buckets, workspace=workspace,
-                    advance=advance, space_check=space_check,
-                )  # fmt: skip
-        finally:
-            for work in made:
-                remove_workspace(work)
+        if out is not None:
+            _check_output_space(folder, size, memory=memory, buckets=buckets)
+        shuffle = functools.partial(
+            shuffle_records, infile, size, keys=keys, ties=ties, memory=memory,
+            record_size=record_size, buckets=buckets, advance=advance,
+        )  # fmt: skip
+        report = _shuffle_into(shuffle, out, stdout, folder, size, overwrite=overwrite)
     report.tie_bits = source.bits_used - before_ties
     report.removed_leftovers = removed
     return report
+
+
+def _input_size(infile: BinaryIO, path: Path, record_size: int | None) -> int:
+    """The size of the open input, refused unless a regular file of whole records."""
+    info = os.fstat(infile.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        raise FileFormatError(
+            f"cannot shuffle {str(path)!r} out of core: it is not a regular file "
+            "(save a pipe or device to a file first)"
+        )
+    size = info.st_size
+    if record_size is not None and record_size >= 1 and size % record_size:
+        raise FileFormatError(
+            f"{str(path)!r} has {size:,} bytes, not a multiple of the record size "
+            f"{record_size:,} ({size // record_size:,} records and {size % record_size:,} "
+            "bytes left over)"
+        )
+    return size
+
+
+def _check_output_space(folder: Path, size: int, *, memory: int, buckets: int | None) -> None:
+    """Refuse to start when ``folder`` has no room for the output (and the buckets it needs)."""
+    if buckets is not None or _cost(size + 1, 1) > memory:
+        check_free_space(folder, 2 * size, "the temporary buckets and the output")
+    else:
+        check_free_space(folder, size, "the output")
+
+
+def _shuffle_into(
+    shuffle: functools.partial[ShuffleReport],
+    out: Path | None,
+    stdout: Write | None,
+    folder: Path,
+    size: int,
+    *,
+    overwrite: bool,
+) -> ShuffleReport:
+    """Run ``shuffle`` (:func:`shuffle_records` given all but the write function, the
+    workspace and the space check) into ``out`` (atomically) or ``stdout``, its
+    temporary buckets in ``folder`` (removed whatever happens)."""
+    made: list[Path] = []
+
+    def workspace() -> Path:
+        made.append(make_workspace(folder))
+        return made[-1]
+
+    def space_check(temporary: int) -> None:
+        needed = temporary + (size if out is not None else 0)
+        check_free_space(folder, needed, "the temporary buckets and the output")
+
+    try:
+        if out is not None:
+            with AtomicFile(out, overwrite=overwrite) as target:
+                return shuffle(target.write, workspace=workspace, space_check=space_check)
+        assert stdout is not None
+        return shuffle(stdout, workspace=workspace, space_check=space_check)
+    finally:
+        for work in made:
+            remove_workspace(work)

@@ -3,7 +3,7 @@
 Record ``i`` (counting from 0) gets the ``i``-th 64-bit big-endian word of
 a keyed stream: block ``b = i // 65536`` is the first ``8 * 65536`` bytes of
 ``SHAKE-128(key || b"main" || b as 8-byte big-endian)`` (the bulk engine's
-stream, :class:`croupier.bulk.stream.BulkStream`), and the record is word
+stream, :class:`croupier.randomness.bulk_stream.BulkStream`), and the record is word
 ``i % 65536`` of it.  The 32-byte ``key`` is the first 256 bits the random
 source hands out (the OS CSPRNG, or a seeded ``croupier-seeded/1`` stream).
 
@@ -22,8 +22,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from croupier.bulk.stream import KEY_BYTES, BulkStream
-from croupier.randomness.source import BitSource
+import croupier.randomness.source as _source_module
+from croupier.randomness.bulk_stream import KEY_BYTES, BulkStream
+from croupier.randomness.source import BitSource, ForkAware
 
 __all__ = ["KEYS_PER_BLOCK", "KeySource", "KeyStream"]
 
@@ -39,10 +40,13 @@ class KeySource(Protocol):
         ...
 
 
-class KeyStream:
+class KeyStream(ForkAware):
     """The 64-bit record keys of a keyed SHAKE-128 stream, handed out in order.
 
-    >>> from croupier.bulk.stream import BulkStream
+    Keyed from a source that is not reproducible (the OS CSPRNG), a forked
+    child draws keys from a fresh stream key, never the parent's.
+
+    >>> from croupier.randomness import BulkStream
     >>> keys = KeyStream(BulkStream(bytes(32)))
     >>> int(keys.take(1)[0]) == int.from_bytes(BulkStream(bytes(32)).main(0, 8), "big")
     True
@@ -55,15 +59,23 @@ class KeyStream:
         self.taken = 0
         self._block = -1
         self._words: npt.NDArray[np.uint64] = np.zeros(0, np.uint64)
+        self._fork_seen = _source_module.fork_generation
+
+    def _after_fork(self) -> None:
+        """In a forked child: forget the block of keys made with the parent's key."""
+        self._block = -1
+        self._words = np.zeros(0, np.uint64)
 
     @classmethod
     def from_source(cls, source: BitSource) -> KeyStream:
         """The key stream keyed by the next 256 bits of ``source``."""
         key = source.bits(8 * KEY_BYTES).to_bytes(KEY_BYTES, "big")
-        return cls(BulkStream(key, reproducible=source.reproducible, label=source.kind))
+        return cls(BulkStream(key, reproducible=source.reproducible, kind=source.kind))
 
     def take(self, n: int) -> npt.NDArray[np.uint64]:
         """The keys of the next ``n`` records (a new array)."""
+        if self._fork_seen != _source_module.fork_generation:
+            self._check_fork()
         parts: list[npt.NDArray[np.uint64]] = []
         while n > 0:
             block, offset = divmod(self.taken, KEYS_PER_BLOCK)

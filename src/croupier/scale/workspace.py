@@ -26,8 +26,8 @@ import shutil
 import time
 from pathlib import Path
 
-from croupier.errors import CroupierError, FileFormatError
-from croupier.files import _HOST, _pid_is_gone
+from croupier.errors import CroupierError, FileFormatError, excerpt
+from croupier.files import HOST_TAG, pid_is_gone
 
 __all__ = [
     "WORKSPACE_PREFIX",
@@ -43,11 +43,16 @@ WORKSPACE_PREFIX = ".croupier-extshuffle-"
 
 _WORKSPACE = re.compile(r"\.croupier-extshuffle-([0-9a-f]{8})-([0-9]{1,10})-([0-9]{1,16})\.tmp")
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_SIZE = re.compile(r"([0-9]+)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+_SIZE = re.compile(r"([0-9]{1,16})\s*([KMGT]?)(?:I?B)?", re.IGNORECASE | re.ASCII)
+MAX_SIZE = 2**50
+"""The largest size :func:`parse_size` reads (1 PiB)."""
 
 
 def parse_size(text: str, *, what: str = "size") -> int:
     """A size in bytes from ``256M``, ``1G``, ``200000K``, ``4096`` (powers of 1024).
+
+    Only ASCII letters and digits are read (the Kelvin sign ``\u212a`` is not a
+    ``K``), and at most 16 digits; sizes above 1 PiB are refused.
 
     >>> parse_size("256M"), parse_size("1g"), parse_size("200000K"), parse_size("4096")
     (268435456, 1073741824, 204800000, 4096)
@@ -55,14 +60,21 @@ def parse_size(text: str, *, what: str = "size") -> int:
     Traceback (most recent call last):
     ...
     croupier.errors.CroupierError: bad memory 'lots': give a number of bytes with an optional K, ...
+    >>> parse_size("9\u212a")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: bad size '9K': give a number of bytes with an optional K, ...
     """
     match = _SIZE.fullmatch(text.strip())
     if match is None:
         raise CroupierError(
-            f"bad {what} {text!r}: give a number of bytes with an optional K, M, G or T "
+            f"bad {what} {excerpt(text)}: give a number of bytes with an optional K, M, G or T "
             "(powers of 1024), such as 256M"
         )
-    return int(match.group(1)) * _UNITS[match.group(2).upper()]
+    value = int(match.group(1)) * _UNITS[match.group(2).upper()]
+    if value > MAX_SIZE:
+        raise CroupierError(f"bad {what} {excerpt(text)}: more than 1 PiB")
+    return value
 
 
 def _human(n: int) -> str:
@@ -79,7 +91,7 @@ def _human(n: int) -> str:
 
 def make_workspace(folder: Path) -> Path:
     """Create this run's temporary folder in ``folder`` (private: mode 0700)."""
-    name = f"{WORKSPACE_PREFIX}{_HOST}-{os.getpid()}-{time.time_ns() // 10**6}.tmp"
+    name = f"{WORKSPACE_PREFIX}{HOST_TAG}-{os.getpid()}-{time.time_ns() // 10**6}.tmp"
     path = Path(folder) / name
     try:
         path.mkdir(mode=0o700)
@@ -110,10 +122,10 @@ def remove_stale_workspaces(folder: Path) -> list[Path]:
         return removed
     for name in names:
         match = _WORKSPACE.fullmatch(name)
-        if match is None or match.group(1) != _HOST:
+        if match is None or match.group(1) != HOST_TAG:
             continue
         pid = int(match.group(2))
-        if pid == os.getpid() or not _pid_is_gone(pid):
+        if pid == os.getpid() or not pid_is_gone(pid):
             continue
         path = Path(folder) / name
         remove_workspace(path)

@@ -22,6 +22,7 @@ from croupier.shuffling.lehmer import (
 )
 from croupier.shuffling.models import gsr_riffle, overhand_pemantle
 from croupier.shuffling.registry import (
+    AUTO_RULE,
     FLAWED_METHODS,
     LEHMER_ONE_DRAW_LIMIT,
     SHUFFLE_METHODS,
@@ -29,11 +30,14 @@ from croupier.shuffling.registry import (
     default_shuffle_method,
     get_shuffle_method,
 )
+from croupier.shuffling.split import SPLIT_ALGORITHM_ID, split_order, split_shuffle
 
 __all__ = [
+    "AUTO_RULE",
     "FLAWED_METHODS",
     "LEHMER_ONE_DRAW_LIMIT",
     "SHUFFLE_METHODS",
+    "SPLIT_ALGORITHM_ID",
     "ShuffleMethod",
     "default_shuffle_method",
     "fisher_yates",
@@ -48,5 +52,7 @@ __all__ = [
     "rank_permutation",
     "rao_sandelius",
     "sample",
+    "split_order",
+    "split_shuffle",
     "unrank_permutation",
 ]

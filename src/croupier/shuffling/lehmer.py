@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import accumulate
+from operator import floordiv, mod
 from typing import TypeVar
 
 from croupier.errors import RankingError
 
 __all__ = [
     "decode_rank",
+    "decode_rank_taking",
     "from_lehmer_code",
     "lehmer_code",
     "lehmer_digits_of_rank",
@@ -123,16 +126,39 @@ def _digits_low_first(rank: int, n: int) -> list[int]:
     return digits
 
 
+_SMALL_DECODE = 160
+_radices_cache: dict[int, list[int]] = {}
+
+
 def decode_rank(seq: Sequence[T], rank: int) -> list[T]:
     """:func:`permutation_from_rank` without the range check (``rank`` must be in ``[0, n!)``).
+
+    Up to 160 items the digits come from two C-level passes (successive
+    quotients by ``1, 2, 3, ...``, then each quotient modulo its radix); above,
+    from groups of radices in single-word integers.
 
     >>> decode_rank("abc", 4)
     ['c', 'a', 'b']
     """
-    pool = list(seq)
-    digits = _digits_low_first(rank, len(pool))
-    digits.reverse()
-    return list(map(pool.pop, digits))
+    return decode_rank_taking(list(seq), rank)
+
+
+def decode_rank_taking(pool: list[T], rank: int) -> list[T]:
+    """:func:`decode_rank` that takes the items out of ``pool`` (left empty): no copy.
+
+    >>> pool = ["a", "b", "c"]
+    >>> decode_rank_taking(pool, 4), pool
+    (['c', 'a', 'b'], [])
+    """
+    n = len(pool)
+    if n <= _SMALL_DECODE:
+        radices = _radices_cache.get(n)
+        if radices is None:
+            radices = _radices_cache[n] = list(range(1, n + 1))
+        digits = list(map(mod, accumulate(radices, floordiv, initial=rank), radices))
+    else:
+        digits = _digits_low_first(rank, n)
+    return list(map(pool.pop, reversed(digits)))
 
 
 def lehmer_digits_of_rank(rank: int, n: int) -> list[int]:

@@ -21,10 +21,11 @@ from typing import Any
 
 from croupier.errors import ShuffleSpecError
 from croupier.randomness.uniform import Chooser
-from croupier.shuffling import fair, flawed, models
+from croupier.shuffling import fair, flawed, models, split
 from croupier.shuffling.fair import LEHMER_ONE_DRAW_LIMIT
 
 __all__ = [
+    "AUTO_RULE",
     "FLAWED_METHODS",
     "LEHMER_ONE_DRAW_LIMIT",
     "SHUFFLE_METHODS",
@@ -76,6 +77,12 @@ SHUFFLE_METHODS: dict[str, ShuffleMethod] = _registry(
         fair.fisher_yates,
         True,
         "Fisher–Yates: swap each position with a uniform earlier-or-same one",
+    ),
+    ShuffleMethod(
+        "split",
+        split.split_shuffle,
+        True,
+        "random buckets by key bits, then exact Fisher–Yates in each (vectorised Rao–Sandelius)",
     ),
     ShuffleMethod(
         "rao-sandelius",
@@ -176,16 +183,31 @@ def get_shuffle_method(name: str) -> ShuffleMethod:
     return method
 
 
-def default_shuffle_method(n: int) -> ShuffleMethod:
-    """The shuffle for ``n`` items when none is named: ``lehmer`` to 2,048, else ``fisher-yates``.
+AUTO_RULE = 2
+"""The version of the ``auto`` rule: 2 is ``lehmer`` up to 2,048 items, ``split`` above.
+
+Version 1 (``fisher-yates`` above 2,048 items) is still what ``croupier shuffle
+--file`` uses, and ``default_shuffle_method(n, rule=1)`` gives it.
+"""
+
+
+def default_shuffle_method(n: int, *, rule: int = AUTO_RULE) -> ShuffleMethod:
+    """The shuffle for ``n`` items when none is named: ``lehmer`` to 2,048, else ``split``.
 
     The one home of this rule: :func:`croupier.shuffle`, :class:`croupier.Deck`
     and ``croupier shuffle --method auto`` all call it, so a seed gives the same
     order in the library and on the command line.  The bound is
     :data:`~croupier.shuffling.fair.LEHMER_ONE_DRAW_LIMIT`, the largest ``n``
-    whose ``n!`` ``lehmer`` draws as one number.
+    whose ``n!`` ``lehmer`` draws as one number.  ``rule=1`` is the first
+    version of the rule, with ``fisher-yates`` above the bound.
 
     >>> default_shuffle_method(2048).name, default_shuffle_method(2049).name
-    ('lehmer', 'fisher-yates')
+    ('lehmer', 'split')
+    >>> default_shuffle_method(2049, rule=1).name
+    'fisher-yates'
     """
-    return get_shuffle_method("lehmer" if n <= fair.LEHMER_ONE_DRAW_LIMIT else "fisher-yates")
+    if rule not in (1, 2):
+        raise ShuffleSpecError(f"the auto rule has versions 1 and 2, not {rule!r}")
+    if n <= fair.LEHMER_ONE_DRAW_LIMIT:
+        return get_shuffle_method("lehmer")
+    return get_shuffle_method("split" if rule == 2 else "fisher-yates")

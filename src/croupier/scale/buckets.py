@@ -1,0 +1,89 @@
+"""Temporary buckets of the out-of-core file shuffles, shared by
+:mod:`croupier.scale.external_shuffle` and :mod:`croupier.scale.file_shuffle`.
+
+A bucket is two files in a temporary folder: the record bytes and a side file of
+fixed-size metadata (keys and lengths).  A write that fails (a full disk) is one
+:class:`~croupier.files.FileWriteError` naming the folder, never a traceback.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     bucket = TempBucket(Path(folder), "b0")
+...     bucket.open(); bucket.write_data(b"xy"); bucket.close()
+...     size = bucket.data_path.stat().st_size
+...     bucket.remove()
+...     size, bucket.data_path.exists()
+(2, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any, BinaryIO, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.files import FileWriteError
+
+__all__ = ["TempBucket", "bucket_error", "same_file"]
+
+
+class TempBucket:
+    """One temporary bucket: a data file (record bytes) and a side file (key, length)."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        self.data_path = folder / f"{name}.data"
+        self.meta_path = folder / f"{name}.meta"
+        self.data: BinaryIO | None = None
+        self.meta: BinaryIO | None = None
+
+    def open(self) -> None:
+        self.data = open(self.data_path, "wb")  # noqa: SIM115 - closed by close()
+        self.meta = open(self.meta_path, "wb")  # noqa: SIM115
+
+    def write_data(self, data: npt.NDArray[np.uint8] | bytes) -> None:
+        assert self.data is not None
+        try:
+            self.data.write(cast(Any, data))
+        except OSError as exc:
+            raise bucket_error(self.data_path, exc) from None
+
+    def write_meta(self, meta: npt.NDArray[np.void]) -> None:
+        assert self.meta is not None
+        try:
+            self.meta.write(meta.tobytes())
+        except OSError as exc:
+            raise bucket_error(self.meta_path, exc) from None
+
+    def close(self) -> None:
+        for handle in (self.data, self.meta):
+            if handle is not None:
+                try:
+                    handle.close()
+                except OSError as exc:
+                    raise bucket_error(self.data_path, exc) from None
+        self.data = self.meta = None
+
+    def remove(self) -> None:
+        for path in (self.data_path, self.meta_path):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def bucket_error(path: Path, exc: OSError) -> FileWriteError:
+    """The one-line error of a failed write to the bucket file ``path``."""
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return FileWriteError(
+        f"cannot write the temporary buckets in {str(path.parent.parent)!r}: {reason} "
+        "(nothing was written; the temporaries are removed)"
+    )
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are the same file (by path when either does not exist)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)

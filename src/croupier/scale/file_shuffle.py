@@ -1,0 +1,712 @@
+"""The exact shuffle of a file's records by ``croupier-keyed-split/1``, in memory or out of core.
+
+The records (lines, NUL-terminated records or fixed-size blocks; see
+:mod:`croupier.scale.records`) are put in the order of the keyed split shuffle
+(:mod:`croupier.scale.keyed_split`): record ``i`` gets a ``K``-bit key from
+its index, the records with one key form a leaf, and each leaf is arranged
+from its own stream.  When the file fits in ``memory`` this runs in memory,
+vectorised; otherwise in passes through temporary buckets: the buckets are
+the top bits of the keys, so every bucket holds whole leaves and is ordered
+alone, exactly as in memory.  **The output never depends on ``memory``.**
+
+1. count the records (a regular file is read once; standard input larger than
+   ``memory`` is first saved to a temporary file);
+2. scatter every record (its bytes, and its key and length in a side file)
+   to the bucket its key's top bits name;
+3. order each bucket in key order: load it, sort it by key, arrange its
+   leaves, write it (a bucket too large for ``memory`` is scattered again by
+   the next key bits; a single leaf too large is copied record by record).
+
+>>> import io
+>>> from croupier.randomness import SeededSource
+>>> text = b"".join(b"line %d\\n" % i for i in range(3000))
+>>> def run(memory: int) -> bytes:
+...     out = io.BytesIO()
+...     shuffle_stream(io.BytesIO(text), out.write, source=SeededSource("doc", "shuffle-file"),
+...                    memory=memory, size=len(text), workspace=tempfile.mkdtemp)
+...     return out.getvalue()
+>>> a = run(2**24)
+>>> a != text and sorted(a.splitlines()) == sorted(text.splitlines())
+True
+>>> run(2**12) == a  # through temporary buckets: the same order
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import CroupierError, FileFormatError
+from croupier.files import AtomicFile, check_new_files, read_failure
+from croupier.randomness.source import BitSource, OsRandomSource
+from croupier.scale.buckets import TempBucket, bucket_error, same_file
+from croupier.scale.keyed_split import (
+    KEYED_SPLIT_ALGORITHM_ID,
+    KeyedParams,
+    KeyedStreams,
+    LeafDraws,
+    keyed_order,
+)
+from croupier.scale.records import (
+    BOM,
+    OutputSink,
+    RecordFormat,
+    emit,
+    gather,
+    record_ends,
+    stdin_bytes,
+)
+from croupier.scale.workspace import (
+    check_free_space,
+    make_workspace,
+    remove_stale_workspaces,
+    remove_workspace,
+)
+
+__all__ = [
+    "BYTES_PER_RECORD",
+    "FileShuffleReport",
+    "shuffle_file_records",
+    "shuffle_stream",
+]
+
+BYTES_PER_RECORD = 72
+"""Memory counted per record on top of its bytes (offsets, key, order, leaf digits)."""
+
+META = np.dtype([("key", "<u8"), ("len", "<u4")])
+"""A record in a bucket's side file: its key and its length (12 bytes)."""
+
+MAX_BUCKETS = 256
+_MIN_CHUNK = 1 << 16
+_MAX_CHUNK = 1 << 24
+_MAX_RECORD = 2**32 - 1
+
+Advance = Callable[[int], object]
+Write = Callable[[Any], object]
+
+
+@dataclass
+class FileShuffleReport:
+    """What a file shuffle did: records, bytes, key bits, buckets, passes and random bits.
+
+    >>> r = FileShuffleReport(records=4, bytes=20, key_bits=0, bits_used=7)
+    >>> round(r.log2_factorial, 3), r.bits_per_record
+    (4.585, 1.75)
+    """
+
+    records: int = 0
+    bytes: int = 0
+    key_bits: int = 0
+    bits_used: int = 0
+    buckets: int = 0
+    passes: int = 1
+    resplit_buckets: int = 0
+    big_leaves: int = 0
+    spooled: bool = False
+    algorithm: str = KEYED_SPLIT_ALGORITHM_ID
+    removed_leftovers: list[Path] = field(default_factory=list)
+
+    @property
+    def log2_factorial(self) -> float:
+        """``log2(n!)``: the fewest bits any exact shuffle of ``n`` records needs on average."""
+        n = self.records
+        return math.lgamma(n + 1) / math.log(2) if n > 1 else 0.0
+
+    @property
+    def bits_per_record(self) -> float:
+        """Random bits used per record (the keys and the leaf draws)."""
+        return self.bits_used / self.records if self.records else 0.0
+
+
+def _cost(nbytes: int, records: int) -> int:
+    """Memory to order ``records`` records of ``nbytes`` bytes in memory."""
+    return nbytes + BYTES_PER_RECORD * records
+
+
+def _slice_bytes(memory: int) -> int:
+    """Output gathered at a time: 2 MiB, less under a small memory limit."""
+    return max(1 << 16, min(1 << 21, memory // 16))
+
+
+class _Layout:
+    """Where the records of an in-memory buffer are: BOM, starts, lengths, an added ending."""
+
+    def __init__(self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat) -> None:
+        """``data`` holds the ``size`` input bytes and room for two more (an added ending)."""
+        self.bom = 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
+        body = data[self.bom : size]
+        ends = record_ends(body, fmt) + self.bom
+        self.open = (
+            fmt.separator is not None and size > self.bom and data[size - 1] != fmt.separator
+        )
+        if self.open:
+            previous = (
+                bytes(data[max(self.bom, int(ends[-1]) - 2) : int(ends[-1])]) if ends.size else b""
+            )
+            ending = fmt.ending_after(previous)
+            data[size : size + len(ending)] = np.frombuffer(ending, np.uint8)
+            ends = np.append(ends, size + len(ending))
+        # (32-bit places and lengths when they fit: less memory per record)
+        self.starts: npt.NDArray[Any] = np.empty(
+            ends.size, np.int32 if size < 2**31 - 2 else np.int64
+        )
+        if ends.size:
+            self.starts[0] = self.bom
+            self.starts[1:] = ends[:-1]
+        lengths = ends - self.starts
+        del ends
+        if lengths.size and int(lengths.max()) > _MAX_RECORD:
+            raise CroupierError(f"a record has more than {_MAX_RECORD:,} bytes (4 GiB)")
+        self.lengths = lengths.astype(np.uint32)
+
+
+def _order_in_memory(
+    layout: _Layout, draws: LeafDraws, params: KeyedParams, report: FileShuffleReport
+) -> npt.NDArray[np.intp]:
+    n = layout.starts.size
+    k = params.resolve(n)
+    keys = draws.keys(0, n, k)
+    order, leaf_bits = keyed_order(keys, k, draws, params)
+    report.records, report.key_bits = n, k
+    report.bits_used = n * k + leaf_bits
+    return order
+
+
+def _read_into(handle: BinaryIO, buffer: npt.NDArray[np.uint8]) -> int:
+    """Fill ``buffer`` from ``handle`` (several reads if needed); the bytes read."""
+    view = memoryview(buffer)  # type: ignore[arg-type]
+    readinto = getattr(handle, "readinto", None)
+    got = 0
+    while got < len(view):
+        if readinto is None:  # a stream without readinto: read and copy
+            block = handle.read(len(view) - got)
+            view[got : got + len(block)] = block
+            n = len(block)
+        else:
+            n = readinto(view[got:])
+        if not n:
+            break
+        got += n
+    return got
+
+
+class _Run:
+    """One out-of-core shuffle: the state its passes share."""
+
+    def __init__(
+        self,
+        fmt: RecordFormat,
+        draws: LeafDraws,
+        params: KeyedParams,
+        memory: int,
+        report: FileShuffleReport,
+        advance: Advance,
+    ) -> None:
+        self.fmt = fmt
+        self.draws = draws
+        self.params = params
+        self.memory = memory
+        self.report = report
+        self.advance = advance
+        self.chunk = min(_MAX_CHUNK, max(_MIN_CHUNK, memory // 8))
+
+    # -- pass 0: count ---------------------------------------------------------------------
+
+    def count(self, handle: BinaryIO, size: int) -> tuple[int, int, bool]:
+        """Records, the byte-order mark's length, and whether the last record lacks its ending."""
+        fmt = self.fmt
+        if fmt.record_size is not None:
+            return size // fmt.record_size, 0, False
+        buffer = np.empty(self.chunk, np.uint8)
+        seen, count, last, bom = 0, 0, -1, 0
+        while got := _read_into(handle, buffer):
+            part = buffer[:got]
+            if seen == 0 and fmt.lines and got >= 3 and bytes(part[:3]) == BOM:
+                bom = 3
+                part = part[3:]
+            count += int(np.count_nonzero(part == fmt.separator))
+            last = int(buffer[got - 1])
+            seen += got
+            self.advance(got)
+        if seen != size:
+            raise FileFormatError(
+                f"the input changed while it was read ({seen:,} bytes, not {size:,})"
+            )
+        is_open = seen > bom and last != fmt.separator
+        return count + int(is_open), bom, is_open
+
+    # -- pass 1: scatter -------------------------------------------------------------------
+
+    def scatter(
+        self, handle: BinaryIO, size: int, bom: int, k: int, shift: int, buckets: list[TempBucket]
+    ) -> None:
+        """Read the input again and append every record to the bucket its key's top bits name.
+
+        A record that goes on past the chunk read is written as its bytes
+        arrive (its key is known from its number).
+        """
+        fmt = self.fmt
+        buffer = np.empty(self.chunk, np.uint8)
+        index = 0  # the next record's number
+        open_bucket: TempBucket | None = None
+        open_key = open_length = 0
+        open_tail = b""  # the last two bytes written to the open record
+        seen = 0
+        while got := _read_into(handle, buffer):
+            start = bom if seen == 0 else 0
+            data = buffer[start:got]
+            at = seen + start  # where data[0] is in the input
+            seen += got
+            self.advance(got)
+            if fmt.record_size is not None:
+                first = (-at) % fmt.record_size or fmt.record_size
+                ends = np.arange(first, data.size + 1, fmt.record_size, dtype=np.int64)
+            else:
+                ends = record_ends(data, fmt)
+            pos = 0
+            if open_bucket is not None:
+                pos = int(ends[0]) if ends.size else data.size
+                open_bucket.write_data(data[:pos])
+                open_length += pos
+                open_tail = (open_tail + bytes(data[max(0, pos - 2) : pos]))[-2:]
+                if not ends.size:
+                    continue
+                self._close_record(open_bucket, open_key, open_length)
+                self.last_complete = open_tail
+                open_bucket = None
+                ends = ends[1:]
+            if ends.size:
+                starts = np.empty(ends.size, np.int64)
+                starts[0] = pos
+                starts[1:] = ends[:-1]
+                keys = self.draws.keys(index, ends.size, k)
+                index += ends.size
+                self._scatter(data, starts, ends - starts, keys, shift, buckets)
+                pos = int(ends[-1])
+            if pos < data.size:  # a record that goes on in the next chunk: its key is known
+                open_key = int(self.draws.keys(index, 1, k)[0])
+                index += 1
+                open_bucket = buckets[open_key >> shift if len(buckets) > 1 else 0]
+                open_bucket.write_data(data[pos:])
+                open_length = data.size - pos
+                open_tail = bytes(data[max(pos, data.size - 2) :])
+        if seen != size:
+            raise FileFormatError(
+                f"the input changed while it was read ({seen:,} bytes, not {size:,})"
+            )
+        if open_bucket is not None:
+            if fmt.separator is None:  # pragma: no cover - the size is a multiple
+                raise FileFormatError("the input ends inside a record")
+            ending = fmt.ending_after(self.last_complete)
+            open_bucket.write_data(ending)
+            self._close_record(open_bucket, open_key, open_length + len(ending))
+        if index != self.report.records:
+            raise FileFormatError(
+                f"the input changed while it was read ({index:,} records, "
+                f"not {self.report.records:,})"
+            )
+
+    last_complete = b""  # the last two bytes of the last complete record
+
+    def _close_record(self, bucket: TempBucket, key: int, length: int) -> None:
+        if length > _MAX_RECORD:
+            raise CroupierError(
+                f"a record has {length:,} bytes; records of up to 4 GiB are shuffled"
+            )
+        meta = np.empty(1, META)
+        meta["key"], meta["len"] = key, length
+        bucket.write_meta(meta)
+
+    def _scatter(
+        self,
+        data: npt.NDArray[np.uint8],
+        starts: npt.NDArray[np.int64],
+        lengths: npt.NDArray[np.int64],
+        keys: npt.NDArray[np.uint64],
+        shift: int,
+        buckets: list[TempBucket],
+    ) -> None:
+        last = int(starts[-1] + lengths[-1])
+        self.last_complete = bytes(data[max(int(starts[-1]), last - 2) : last])
+        if len(buckets) == 1:
+            which = np.zeros(keys.size, np.intp)
+            order = np.arange(keys.size)
+        else:
+            which = (keys >> np.uint64(shift)).astype(np.intp)
+            order = np.argsort(which.astype(np.uint16), kind="stable")
+        counts = np.bincount(which, minlength=len(buckets))
+        s_lengths = lengths[order]
+        gathered = gather(data, starts[order], s_lengths)
+        meta = np.empty(order.size, META)
+        meta["key"] = keys[order]
+        meta["len"] = s_lengths
+        record_ends = np.cumsum(counts)
+        byte_ends = np.cumsum(s_lengths)
+        for b in np.flatnonzero(counts).tolist():
+            r1 = int(record_ends[b])
+            r0 = r1 - int(counts[b])
+            b0 = int(byte_ends[r0 - 1]) if r0 else 0
+            buckets[b].write_data(gathered[b0 : int(byte_ends[r1 - 1])])
+            buckets[b].write_meta(meta[r0:r1])
+
+    # -- pass 2: order each bucket ---------------------------------------------------------
+
+    def emit_bucket(
+        self, bucket: TempBucket, k: int, depth: int, sink: OutputSink, level: int
+    ) -> None:
+        """Write one bucket's records in order (scattering it again when too large)."""
+        count = bucket.meta_path.stat().st_size // META.itemsize
+        nbytes = bucket.data_path.stat().st_size
+        self.report.passes = max(self.report.passes, level)
+        if count == 0:
+            return
+        if _cost(nbytes, count) > self.memory:
+            if depth < k:
+                self.resplit(bucket, k, depth, sink, level)
+                return
+            self.emit_big_leaf(bucket, k, sink)
+            return
+        data = np.fromfile(bucket.data_path, np.uint8)
+        meta = np.fromfile(bucket.meta_path, META)
+        bucket.remove()
+        lengths = meta["len"].astype(np.int64)
+        starts = np.cumsum(lengths) - lengths
+        order, bits = keyed_order(meta["key"].astype(np.uint64), k, self.draws, self.params)
+        self.report.bits_used += bits
+        del meta
+        emit(data, starts, lengths, order, sink, slice_bytes=_slice_bytes(self.memory),
+             advance=self.advance)  # fmt: skip
+
+    def emit_big_leaf(self, bucket: TempBucket, k: int, sink: OutputSink) -> None:
+        """A single leaf too large for memory: order its records, then copy them one by one."""
+        self.report.big_leaves += 1
+        meta = np.fromfile(bucket.meta_path, META)
+        lengths = meta["len"].astype(np.int64)
+        starts = np.cumsum(lengths) - lengths
+        order, bits = keyed_order(meta["key"].astype(np.uint64), k, self.draws, self.params)
+        self.report.bits_used += bits
+        with open(bucket.data_path, "rb") as handle:
+            for i in order.tolist():
+                handle.seek(int(starts[i]))
+                left = int(lengths[i])
+                while left:
+                    block = handle.read(min(left, self.chunk))
+                    sink.write(block)
+                    self.advance(len(block))
+                    left -= len(block)
+
+    def resplit(self, bucket: TempBucket, k: int, depth: int, sink: OutputSink, level: int) -> None:
+        """Scatter a bucket by its next key bits (at most 8), then order each part."""
+        self.report.resplit_buckets += 1
+        count = bucket.meta_path.stat().st_size // META.itemsize
+        cost = _cost(bucket.data_path.stat().st_size, count)
+        want = max(1, math.ceil(math.log2(max(2, 4 * cost / self.memory))))
+        bits = min(k - depth, want, 8)
+        shift = k - depth - bits
+        folder = bucket.data_path.parent / f"{bucket.data_path.stem}.split"
+        folder.mkdir()
+        subs = [TempBucket(folder, f"{b:05d}") for b in range(1 << bits)]
+        mask = np.uint64((1 << bits) - 1)
+        try:
+            for sub in subs:
+                sub.open()
+            with (
+                open(bucket.data_path, "rb") as data_file,
+                open(bucket.meta_path, "rb") as meta_file,
+            ):
+                while (meta := np.fromfile(meta_file, META, count=max(1, self.chunk // 64))).size:
+                    lengths = meta["len"].astype(np.int64)
+                    keys = meta["key"].astype(np.uint64)
+                    which = ((keys >> np.uint64(shift)) & mask).astype(np.intp)
+                    for i, length in enumerate(lengths.tolist()):  # a piece at a time
+                        left = length
+                        target = subs[int(which[i])]
+                        while left:
+                            block = data_file.read(min(left, self.chunk))
+                            target.write_data(block)
+                            left -= len(block)
+                        target.write_meta(meta[i : i + 1])
+        finally:
+            for sub in subs:
+                sub.close()
+        bucket.remove()
+        for sub in subs:
+            self.emit_bucket(sub, k, depth + bits, sink, level + 1)
+            sub.remove()
+        folder.rmdir()
+
+
+def _bucket_bits(size: int, memory: int, k: int) -> int:
+    """Bits of the first scatter: the fewest (1 to 8, at most ``k``) keeping buckets to memory/4."""
+    bits = 1
+    while bits < 8 and size > (1 << bits) * (memory // 4):
+        bits += 1
+    return min(bits, k)
+
+
+def shuffle_stream(
+    infile: BinaryIO,
+    write: Write,
+    *,
+    source: BitSource | None = None,
+    draws: LeafDraws | None = None,
+    memory: int = 256 * 2**20,
+    size: int | None = None,
+    fmt: RecordFormat | None = None,
+    params: KeyedParams | None = None,
+    workspace: Callable[[], str | Path] | None = None,
+    advance: Advance | None = None,
+    space_check: Callable[[int], object] | None = None,
+) -> FileShuffleReport:
+    """Shuffle the records of ``infile`` into ``write`` (``croupier-keyed-split/1``).
+
+    ``size`` is the input's size when it is a regular file (read twice when it
+    does not fit: counted, then scattered); ``None`` for a stream (read into
+    memory, and saved to a temporary file in ``workspace()`` once it is larger
+    than ``memory``).  The randomness is ``draws`` (tests), or the streams
+    keyed by 256 bits of ``source`` (the OS CSPRNG by default).  At most about
+    ``memory`` bytes are held; the output never depends on it.  See the module
+    docstring for an example.
+    """
+    fmt = fmt or RecordFormat()
+    params = params or KeyedParams()
+    if memory < 1:
+        raise CroupierError(f"memory={memory} is not a size; give a positive number of bytes")
+    if draws is None:
+        draws = KeyedStreams.from_source(source or OsRandomSource(), params)
+    report = FileShuffleReport()
+    step: Advance = advance if advance is not None else (lambda n: None)
+    made: list[Path] = []
+
+    def folder() -> Path:
+        if workspace is None:
+            raise CroupierError("the input does not fit in memory= and no workspace= was given")
+        made.append(Path(workspace()))
+        return made[-1]
+
+    try:
+        return _shuffle(infile, write, draws, memory, size, fmt, params, folder, step,
+                        space_check, report)  # fmt: skip
+    finally:
+        for work in made:
+            remove_workspace(work)
+
+
+def _check_size(size: int, fmt: RecordFormat) -> None:
+    if fmt.record_size is not None and size % fmt.record_size:
+        raise FileFormatError(
+            f"the input has {size:,} bytes, not a multiple of the record size "
+            f"{fmt.record_size:,} ({size // fmt.record_size:,} records and "
+            f"{size % fmt.record_size:,} bytes left over)"
+        )
+
+
+def _shuffle(
+    infile: BinaryIO,
+    write: Write,
+    draws: LeafDraws,
+    memory: int,
+    size: int | None,
+    fmt: RecordFormat,
+    params: KeyedParams,
+    folder: Callable[[], Path],
+    step: Advance,
+    space_check: Callable[[int], object] | None,
+    report: FileShuffleReport,
+) -> FileShuffleReport:
+    if size is None:  # a stream: into memory, or onto disk once it is too large
+        held = bytearray()
+        limit = max(0, memory - (1 << 20))
+        while block := infile.read(1 << 20):
+            held += block
+            step(len(block))
+            if len(held) > limit:
+                spool = folder() / "input.spool"
+                try:
+                    with open(spool, "wb") as out:
+                        out.write(held)
+                        del held
+                        while block := infile.read(1 << 22):
+                            out.write(block)
+                            step(len(block))
+                except OSError as exc:
+                    raise bucket_error(spool / "x", exc) from None
+                report.spooled = True
+                with open(spool, "rb") as handle:
+                    return _shuffle(handle, write, draws, memory, spool.stat().st_size, fmt,
+                                    params, folder, step, space_check, report)  # fmt: skip
+        data = np.zeros(len(held) + 2, np.uint8)
+        data[: len(held)] = np.frombuffer(held, np.uint8)
+        total = len(held)
+        del held
+        _check_size(total, fmt)
+        report.bytes = total
+        return _in_memory(data, total, fmt, draws, params, write, memory, report, step)
+    _check_size(size, fmt)
+    report.bytes = size
+    if _cost(size + 2, 1) <= memory:
+        data = np.zeros(size + 2, np.uint8)
+        got = _read_into(infile, data[:size])
+        if got != size or infile.read(1):
+            raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
+        step(size)
+        layout = _Layout(data, size, fmt)
+        if _cost(size + 2, layout.starts.size) <= memory:
+            return _in_memory(data, size, fmt, draws, params, write, memory, report, step, layout)
+        del data, layout
+        infile.seek(0)
+    run = _Run(fmt, draws, params, memory, report, step)
+    n, bom, is_open = run.count(infile, size)
+    report.records = n
+    k = params.resolve(n)
+    report.key_bits = k
+    report.bits_used = n * k
+    if space_check is not None:
+        space_check(size + 2 + META.itemsize * n)
+    bits = _bucket_bits(size, memory, k)
+    report.buckets, report.passes = 1 << bits, 2
+    work = folder()
+    buckets = [TempBucket(work, f"{b:05d}") for b in range(1 << bits)]
+    infile.seek(0)
+    try:
+        for bucket in buckets:
+            bucket.open()
+        run.scatter(infile, size, bom, k, k - bits, buckets)
+    finally:
+        for bucket in buckets:
+            bucket.close()
+    sink = OutputSink(write, drop_final=fmt if is_open else None)
+    if bom:
+        sink.write(BOM)
+    for bucket in buckets:
+        run.emit_bucket(bucket, k, bits, sink, 2)
+        bucket.remove()
+    sink.finish()
+    return report
+
+
+def _in_memory(
+    data: npt.NDArray[np.uint8],
+    size: int,
+    fmt: RecordFormat,
+    draws: LeafDraws,
+    params: KeyedParams,
+    write: Write,
+    memory: int,
+    report: FileShuffleReport,
+    step: Advance,
+    layout: _Layout | None = None,
+) -> FileShuffleReport:
+    """Shuffle the input held in ``data`` (and room for an added ending): one pass to write.
+
+    (``step`` is told of the output; a run through buckets reads the input twice,
+    so the in-memory run counts its output twice to end where that one does.)
+    """
+    layout = layout or _Layout(data, size, fmt)
+    order = _order_in_memory(layout, draws, params, report)
+    sink = OutputSink(write, drop_final=fmt if layout.open else None)
+    if layout.bom:
+        sink.write(BOM)
+    emit(data, layout.starts, layout.lengths, order, sink, slice_bytes=_slice_bytes(memory),
+         advance=lambda n: step(2 * n))  # fmt: skip
+    sink.finish()
+    return report
+
+
+def shuffle_file_records(
+    path: Path | str | None,
+    out: Path | str | None,
+    *,
+    source: BitSource | None = None,
+    memory: int = 256 * 2**20,
+    fmt: RecordFormat | None = None,
+    overwrite: bool = False,
+    stdout: Write | None = None,
+    stdin: BinaryIO | None = None,
+    advance: Advance | None = None,
+    params: KeyedParams | None = None,
+    name: str | None = None,
+) -> FileShuffleReport:
+    """Shuffle the records of the file ``path`` (``None`` or ``"-"``: ``stdin``) into ``out``.
+
+    Exactly uniform (``croupier-keyed-split/1``), using about ``memory``
+    bytes whatever the size of the input; the output never depends on
+    ``memory``.  ``out`` appears only when complete (never over an existing
+    file unless ``overwrite``); with ``out=None`` the output goes to
+    ``stdout`` as it is made.  Temporaries live in one folder next to ``out``
+    (or in the system's temporary folder) and are removed on success, error
+    and Ctrl-C; those of killed runs are removed first.  ``name`` is how
+    error messages call the input (default: its path quoted).
+
+    >>> import tempfile
+    >>> from croupier.randomness import SeededSource
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "in.txt").write_bytes(b"a\\nb\\nc\\nd\\n")
+    >>> report = shuffle_file_records(folder / "in.txt", folder / "out.txt",
+    ...                               source=SeededSource("demo", "shuffle-file"))
+    >>> sorted((folder / "out.txt").read_bytes().splitlines()), report.records
+    ([b'a', b'b', b'c', b'd'], 4)
+    """
+    fmt = fmt or RecordFormat()
+    source = source if source is not None else OsRandomSource()
+    reading_stdin = path is None or str(path) == "-"
+    if out is not None:
+        out = Path(out)
+        if not reading_stdin and same_file(Path(str(path)), out):
+            raise FileFormatError(
+                f"the output {str(out)!r} is the input file; croupier never changes its input "
+                "(write to another file)"
+            )
+        check_new_files([out], overwrite=overwrite)
+    elif stdout is None:
+        raise CroupierError("give out= (a file) or stdout= (a write function)")
+    place = (out.parent if str(out.parent) else Path(".")) if out is not None else None
+    folder = place if place is not None else Path(tempfile.gettempdir())
+    removed = remove_stale_workspaces(folder)
+
+    def workspace() -> Path:
+        return make_workspace(folder)
+
+    def space_check(temporary: int) -> None:
+        needed = temporary + (size or 0 if out is not None else 0)
+        check_free_space(folder, needed, "the temporary buckets and the output")
+
+    with contextlib.ExitStack() as stack:
+        if reading_stdin:
+            handle: BinaryIO = stdin if stdin is not None else stdin_bytes()
+            size: int | None = None
+        else:
+            try:
+                handle = stack.enter_context(open(str(path), "rb"))
+            except OSError as exc:
+                what = name if name is not None else repr(str(path))
+                raise FileFormatError(f"cannot read {what}: {read_failure(exc)}") from None
+            info = os.fstat(handle.fileno())
+            size = info.st_size if stat.S_ISREG(info.st_mode) else None
+        if size is not None:
+            _check_size(size, fmt)
+        if out is not None:
+            if size is not None:
+                check_free_space(folder, size, "the output")
+            target = stack.enter_context(AtomicFile(out, overwrite=overwrite))
+            write: Write = target.write
+        else:
+            assert stdout is not None
+            write = stdout
+        report = shuffle_stream(
+            handle, write, source=source, memory=memory, size=size, fmt=fmt, params=params,
+            workspace=workspace, advance=advance, space_check=space_check,
+        )  # fmt: skip
+    report.removed_leftovers = removed
+    return report

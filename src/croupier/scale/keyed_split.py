@@ -1,0 +1,534 @@
+"""The keyed split shuffle ``croupier-keyed-split/1``: a split shuffle whose parts stand alone.
+
+The permutation behind ``croupier shuffle --file`` and :func:`croupier.scale.shuffle`
+(``docs/scale.md`` has the proof).  It is the split shuffle of
+``croupier-shuffle-split/1`` (:mod:`croupier.shuffling.split`) with all its key
+bits in one level and its randomness laid out so that every piece can be
+made alone, in any order, on any machine:
+
+1. **Keys.**  ``K = max(0, bit_length(n // 512) - 1)`` (:func:`key_bits`);
+   item ``i`` (counting from 0, in input order) gets the ``K``-bit key at bits
+   ``(i % 65536) * K ...`` of block ``i // 65536`` of the key stream, a pure
+   function of the stream key and ``i``.
+2. **Leaves.**  The items are sorted stably by key; the items with key ``j``
+   form leaf ``j``, in input order.  Leaf ``j`` is arranged by Fisher–Yates,
+   its choices drawn exactly as the split shuffle draws a leaf's, from its own
+   stream (leaf stream ``j``).
+
+The output is leaf 0, leaf 1, ... in key order.  A leaf's arrangement depends
+only on the stream key, ``j`` and the leaf's items, so any set of whole leaves
+(an out-of-core bucket: the keys' top bits; a partition of a cluster) is
+ordered alone and the result never depends on how the work was cut.
+
+>>> from croupier.randomness import SeededSource
+>>> streams = KeyedStreams.from_source(SeededSource("doc", "shuffle-file"))
+>>> order, bits = keyed_order(streams.keys(0, 5, 0), 0, streams)
+>>> sorted(order.tolist()), bits  # one leaf of 5: one draw below 5! = 120, 11 bits
+([0, 1, 2, 3, 4], 11)
+>>> key_bits(1023), key_bits(1024), key_bits(10**6), key_bits(10**9)
+(0, 1, 10, 20)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import CroupierError
+from croupier.randomness.source import BitSource
+from croupier.randomness.uniform import Chooser
+from croupier.shuffling.split import (
+    CHUNK_BITS,
+    MARGIN_BITS,
+    SplitParams,
+    _BitDraws,
+    _ChooserDraws,
+    accept_limit,
+    draw_width,
+    split_levels,
+)
+from croupier.shuffling.split_numpy import LeafTables, bit_fields
+
+__all__ = [
+    "KEYED_SPLIT_ALGORITHM_ID",
+    "KEY_BLOCK",
+    "KeyedParams",
+    "KeyedStreams",
+    "LeafDraws",
+    "SourceDraws",
+    "key_bits",
+    "keyed_order",
+    "leaf_tables_for",
+    "stable_key_order",
+]
+
+KEYED_SPLIT_ALGORITHM_ID = "croupier-keyed-split/1"
+"""Id and version of the keyed split shuffle (``docs/reproducibility.md``)."""
+
+KEY_BLOCK = 65536
+"""Items per block of the key stream: block ``b`` holds the keys of items ``b * 65536 ...``."""
+
+KEY_LABEL = b"croupier-keyed-split/1 keys"
+LEAF_LABEL = b"croupier-keyed-split/1 leaf"
+_U64 = np.uint64
+_SLACK = 16  # bytes made past a leaf's first attempts (and 1/8 more), for its redraws
+
+
+def key_bits(n: int) -> int:
+    """``K``, the key bits of ``n`` items (the split shuffle's): ``max(0, bit_length(n//512) - 1)``.
+
+    About 512 to 1024 items share a key (a leaf).
+
+    >>> key_bits(0), key_bits(3000), key_bits(2**24)
+    (0, 2, 15)
+    """
+    return sum(split_levels(n))
+
+
+@dataclass(frozen=True)
+class KeyedParams:
+    """The parameters: key bits (``None``: :func:`key_bits` of the count), chunk bound, margin.
+
+    ``croupier-keyed-split/1`` is the default; other values give other exactly
+    uniform shuffles (the tests use them to reach every path with a few items).
+
+    >>> KeyedParams().resolve(3000), KeyedParams(key_bits=1).resolve(3000)
+    (2, 1)
+    """
+
+    key_bits: int | None = None
+    chunk_bits: int = CHUNK_BITS
+    margin_bits: int = MARGIN_BITS
+
+    def __post_init__(self) -> None:
+        if self.key_bits is not None and not 0 <= self.key_bits <= 48:
+            raise CroupierError(f"key_bits takes 0 to 48 bits, got {self.key_bits}")
+        SplitParams((), self.chunk_bits, self.margin_bits)  # checks the draw parameters
+
+    def resolve(self, n: int) -> int:
+        """The key bits for ``n`` items."""
+        return key_bits(n) if self.key_bits is None else self.key_bits
+
+    @property
+    def split(self) -> SplitParams:
+        """The split shuffle's leaf-draw parameters."""
+        return SplitParams((), self.chunk_bits, self.margin_bits)
+
+
+class LeafDraws(Protocol):
+    """Where keys and leaf draws come from (the streams; a source or a chooser in tests)."""
+
+    def keys(self, start: int, count: int, k: int) -> npt.NDArray[Any]:
+        """The ``k``-bit keys of items ``start .. start + count - 1`` (any unsigned type)."""
+        ...
+
+    def leaf_values(
+        self, leaves: npt.NDArray[np.uint64], sizes: npt.NDArray[np.int64], tables: LeafTables
+    ) -> tuple[npt.NDArray[np.uint64], int]:
+        """The accepted value of every chunk of these leaves (leaf by leaf), and the bits read."""
+        ...
+
+
+def _fields(data: bytes | bytearray, first: int, count: int, k: int) -> npt.NDArray[Any]:
+    """``count`` consecutive ``k``-bit big-endian fields of ``data``, from field ``first`` on."""
+    if k == 0:
+        return np.zeros(count, _U64)
+    positions = (np.arange(first, first + count, dtype=np.int64)) * k
+    if k <= 25:  # a 4-byte window holds every field: one gather and two shifts
+        buf = np.frombuffer(bytes(data) + bytes(4), np.uint8)
+        words = np.ndarray((buf.size - 3,), ">u4", buffer=buf, strides=(1,))[positions >> 3]
+        shift = (32 - k - (positions & 7)).astype(np.uint32)
+        out: npt.NDArray[Any] = (words.astype(np.uint32) >> shift) & np.uint32((1 << k) - 1)
+        return out.astype(np.uint16) if k <= 16 else out
+    return bit_fields(bytes(data), positions, k)
+
+
+class KeyedStreams:
+    """The streams of ``croupier-keyed-split/1`` under one 32-byte key.
+
+    * key block ``b``: the first ``8192 * K`` bytes of
+      ``SHAKE-128(key || "croupier-keyed-split/1 keys" || b)``;
+    * leaf stream ``j``: ``SHAKE-128(key || "croupier-keyed-split/1 leaf" || j)``,
+
+    ``b`` and ``j`` as 8-byte big-endian numbers.  The key is the first 256
+    bits of the random source (:meth:`from_source`).  Objects of this class
+    are plain data (the key): they pickle, so cluster workers get the same
+    streams.
+
+    >>> s = KeyedStreams(bytes(32))
+    >>> s.keys(3, 2, 4).tolist() == s.keys(0, 5, 4).tolist()[3:]
+    True
+    """
+
+    def __init__(self, key: bytes, *, params: KeyedParams | None = None) -> None:
+        if len(key) != 32:
+            raise CroupierError(f"a keyed split key has 32 bytes, not {len(key)}")
+        self.key = bytes(key)
+        self.params = params or KeyedParams()
+        self._block: tuple[int, int, bytes] = (-1, -1, b"")
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"key": self.key, "params": self.params}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        key, params = state["key"], state["params"]
+        assert isinstance(key, bytes) and isinstance(params, KeyedParams)
+        self.__init__(key, params=params)  # type: ignore[misc]
+
+    @classmethod
+    def from_source(cls, source: BitSource, params: KeyedParams | None = None) -> KeyedStreams:
+        """The streams keyed by the next 256 bits of ``source``."""
+        return cls(source.bits(256).to_bytes(32, "big"), params=params)
+
+    def key_block(self, block: int, k: int) -> bytes:
+        """Block ``block`` of the key stream for ``k``-bit keys (the last one made is kept)."""
+        if self._block[:2] != (block, k):
+            digest = hashlib.shake_128(self.key + KEY_LABEL + block.to_bytes(8, "big"))
+            self._block = (block, k, digest.digest(KEY_BLOCK * k // 8))
+        return self._block[2]
+
+    def keys(self, start: int, count: int, k: int) -> npt.NDArray[Any]:
+        """The ``k``-bit keys of items ``start .. start + count - 1``.
+
+        Of the smallest unsigned type that holds them (16, 32 or 64 bits).
+        """
+        out = np.empty(count, np.uint16 if k <= 16 else np.uint32 if k <= 25 else _U64)
+        done = 0
+        while done < count:
+            block, offset = divmod(start + done, KEY_BLOCK)
+            take = min(count - done, KEY_BLOCK - offset)
+            out[done : done + take] = _fields(
+                self.key_block(block, k) if k else b"", offset, take, k
+            )
+            done += take
+        return out
+
+    def leaf_stream(self, leaf: int, nbytes: int) -> bytes:
+        """The first ``nbytes`` bytes of leaf stream ``leaf``."""
+        return hashlib.shake_128(self.key + LEAF_LABEL + leaf.to_bytes(8, "big")).digest(nbytes)
+
+    def _redraw(
+        self,
+        data: bytes,
+        parts: list[bytes],
+        leaves: npt.NDArray[np.uint64],
+        need: npt.NDArray[np.int64],
+        leaf_start: npt.NDArray[np.int64],
+        leaf_of: npt.NDArray[np.int64],
+        row: npt.NDArray[np.int64],
+        todo: npt.NDArray[np.int64],
+        values: npt.NDArray[np.uint64],
+        tables: LeafTables,
+    ) -> int:
+        """Rounds of redraws of the rejected chunks ``todo``; each leaf reads on in its stream.
+
+        In a round every rejected chunk of a leaf, in order, reads its width
+        again from where the leaf's stream stands.  Returns the bits read.
+        """
+        cursor = need.copy()  # where each leaf's stream stands (bits)
+        room = 8 * np.array([len(p) for p in parts], np.int64)
+        bits = 0
+        while todo.size:
+            leaf = leaf_of[todo]
+            w = tables.widths[row[todo]]
+            ends = np.cumsum(w)
+            first = np.flatnonzero(np.diff(leaf, prepend=-1))  # each leaf's first chunk here
+            group = np.cumsum(np.diff(leaf, prepend=-1) != 0) - 1
+            at = cursor[leaf] + (ends - w) - (ends - w)[first][group]
+            short = _distinct(leaf[at + w > room[leaf]])
+            for g in short.tolist():  # (rare) a leaf reads past what was made: make more
+                longer = self.leaf_stream(int(leaves[g]), 2 * len(parts[g]) + 64)
+                parts[g] = longer
+                room[g] = 8 * len(longer)
+            if short.size:
+                data = b"".join(parts)
+                sizes = np.array([len(p) for p in parts], np.int64)
+                leaf_start = (np.cumsum(sizes) - sizes) * 8
+            v = bit_fields(data, leaf_start[leaf] + at, w)
+            cursor += np.bincount(leaf, weights=w, minlength=cursor.size).astype(np.int64)
+            bits += int(w.sum())
+            ok = v <= tables.highest[row[todo]]
+            values[todo[ok]] = v[ok] % tables.ranges[row[todo[ok]]]
+            todo = todo[~ok]
+        return bits
+
+    def leaf_values(
+        self, leaves: npt.NDArray[np.uint64], sizes: npt.NDArray[np.int64], tables: LeafTables
+    ) -> tuple[npt.NDArray[np.uint64], int]:
+        """Every chunk of these leaves drawn from its leaf stream: first attempts, then redraws."""
+        count = tables.count[sizes]
+        chunks = int(count.sum())
+        if chunks == 0:
+            return np.zeros(0, _U64), 0
+        need = tables.leaf_bits[sizes]
+        live = np.flatnonzero(count)
+        nbytes = (need[live] + 7) // 8 + _SLACK + need[live] // 64  # room for redraws
+        base = hashlib.shake_128(self.key + LEAF_LABEL)
+        parts = []
+        for leaf, size in zip(leaves[live].tolist(), nbytes.tolist(), strict=True):
+            h = base.copy()
+            h.update(leaf.to_bytes(8, "big"))
+            parts.append(h.digest(size))
+        data = b"".join(parts)
+        leaf_start = (np.cumsum(nbytes) - nbytes) * 8  # bit offset of each live leaf's stream
+        per_leaf = count[live]
+        leaf_of = np.repeat(np.arange(live.size), per_leaf)
+        chunk_start = np.cumsum(per_leaf) - per_leaf
+        row = tables.first[sizes[live]][leaf_of] + (np.arange(chunks) - chunk_start[leaf_of])
+        widths = tables.widths[row]
+        within = np.cumsum(widths) - widths
+        within -= within[chunk_start][leaf_of]  # bit offset inside the leaf's stream
+        raw = bit_fields(data, leaf_start[leaf_of] + within, widths)
+        ok = raw <= tables.highest[row]
+        values = np.zeros(chunks, _U64)
+        values[ok] = raw[ok] % tables.ranges[row][ok]
+        bits = int(need.sum())
+        bad = np.flatnonzero(~ok)
+        if bad.size:
+            bits += self._redraw(
+                data, parts, leaves[live], need[live], leaf_start, leaf_of, row, bad, values,
+                tables,
+            )  # fmt: skip
+        return values, bits
+
+
+class SourceDraws:
+    """Keys and leaf draws read in request order from one source or chooser (tests, examples).
+
+    A bit source gives the bit-level draws (keys as ``k``-bit fields, each
+    leaf's chunks as the split shuffle draws them, redraws included); any other
+    chooser gives the same choices through ``below``: keys ``below(2**k)``,
+    chunks ``below(R)``.
+
+    >>> from croupier.randomness import ScriptedChooser
+    >>> draws = SourceDraws(ScriptedChooser([1, 0, 1, 3]))
+    >>> draws.keys(0, 3, 1).tolist()
+    [1, 0, 1]
+    """
+
+    def __init__(self, source: BitSource | Chooser, margin_bits: int = MARGIN_BITS) -> None:
+        self.source = source
+        self.draws = (
+            _BitDraws(source, margin_bits)
+            if isinstance(source, BitSource)
+            else _ChooserDraws(source)
+        )
+        self.bits = 0
+
+    def keys(self, start: int, count: int, k: int) -> npt.NDArray[Any]:
+        if k == 0:
+            return np.zeros(count, _U64)
+        return np.array(self.draws.keys(count, k), _U64)
+
+    def leaf_values(
+        self, leaves: npt.NDArray[np.uint64], sizes: npt.NDArray[np.int64], tables: LeafTables
+    ) -> tuple[npt.NDArray[np.uint64], int]:
+        out: list[int] = []
+        before = self.source.bits_used if isinstance(self.source, BitSource) else 0.0
+        for m in sizes.tolist():
+            f, c = int(tables.first[m]), int(tables.count[m])
+            if c:
+                out += self.draws.chunks([int(r) for r in tables.ranges[f : f + c]])
+        after = self.source.bits_used if isinstance(self.source, BitSource) else 0.0
+        return np.array(out, _U64), int(after - before)
+
+
+_BY_TOP: dict[tuple[int, int], tuple[Any, ...]] = {}
+_CHAINS: dict[tuple[int, int], dict[int, npt.NDArray[np.int64]]] = {}
+
+
+def _chunks_by_top(biggest: int, chunk_bits: int, margin_bits: int) -> tuple[Any, ...]:
+    """For every ``top`` up to ``biggest``: the first chunk of a leaf of ``top`` items.
+
+    ``(bottom list, R, width, highest)``, indexed by ``top`` (kept, and grown).
+    """
+    key = (chunk_bits, margin_bits)
+    known = _BY_TOP.get(key)
+    if known is not None and len(known[0]) > biggest:
+        return known
+    size = max(2048, 1 << biggest.bit_length())
+    limit = 1 << chunk_bits
+    bottoms, products = [1, 1], [1, 1]
+    product, bottom = 1, 2  # the chunk from top down to bottom: the next one's grows from it
+    for top in range(2, size):
+        product *= top
+        while product > limit and bottom < top:  # too large: drop radices from the bottom
+            product //= bottom
+            bottom += 1
+        while bottom > 2 and product * (bottom - 1) <= limit:  # (only while the chunk grows)
+            bottom -= 1
+            product *= bottom
+        bottoms.append(bottom)
+        products.append(product)
+    widths = [draw_width(p, margin_bits) for p in products]
+    highest = [accept_limit(p, w) - 1 for p, w in zip(products, widths, strict=True)]
+    made = (
+        bottoms,
+        np.array(products, np.uint64),
+        np.array(widths, np.int64),
+        np.array(highest, np.uint64),
+    )
+    _BY_TOP[key] = made
+    return made
+
+
+def leaf_tables_for(sizes: npt.NDArray[np.int64], params: KeyedParams) -> LeafTables:
+    """:func:`~croupier.shuffling.split_numpy.leaf_tables`, built faster.
+
+    A leaf's chunks are its first chunk followed by the chunks of a leaf as
+    large as that chunk's lowest radix minus one, so the first chunk of every
+    size is computed once and the tables are gathered from it.
+
+    >>> t = leaf_tables_for(np.array([0, 3, 40]), KeyedParams())
+    >>> [int(x) for x in t.top[t.first[40] : t.first[40] + t.count[40]]]
+    [40, 29, 16]
+    """
+    unique = _distinct(sizes).tolist()
+    biggest = int(unique[-1]) if unique else 0
+    bottoms, products, widths, highest = _chunks_by_top(
+        biggest, params.chunk_bits, params.margin_bits
+    )
+    first = np.zeros(biggest + 1, np.int64)
+    count = np.zeros(biggest + 1, np.int64)
+    chains = _CHAINS.setdefault((params.chunk_bits, params.margin_bits), {})
+    pieces = []
+    at = 0
+    for m in unique:
+        chain = chains.get(m)
+        if chain is None:  # the first radix of each chunk of a leaf of m items
+            tops: list[int] = []
+            top = m
+            while top >= 2:
+                tops.append(top)
+                top = bottoms[top] - 1
+            chain = chains.setdefault(m, np.array(tops, np.int64))
+        first[m] = at
+        count[m] = chain.size
+        at += chain.size
+        pieces.append(chain)
+    rows = np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
+    bottom = np.array(bottoms, np.int64)[rows]
+    chunk_widths = widths[rows]
+    leaf_bits = np.zeros(biggest + 1, np.int64)
+    sums = np.concatenate(([0], np.cumsum(chunk_widths)))
+    used = np.array(unique, np.int64)
+    leaf_bits[used] = sums[first[used] + count[used]] - sums[first[used]]
+    return LeafTables(
+        first, count, leaf_bits, products[rows], chunk_widths, highest[rows], rows, bottom
+    )
+
+
+def _distinct(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The distinct values, sorted (``numpy.unique`` without its first-call import)."""
+    ordered = np.sort(values)
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def stable_key_order(keys: npt.NDArray[Any], k: int) -> npt.NDArray[np.intp]:
+    """The stable sorting order of ``k``-bit keys: 16-bit radix passes, least significant first.
+
+    >>> stable_key_order(np.array([2, 1, 2, 0], np.uint64), 2).tolist()
+    [3, 1, 0, 2]
+    """
+    n = keys.size
+    order: npt.NDArray[np.intp] = np.arange(n, dtype=np.intp)
+    if k == 0 or n < 2:
+        return order
+    if k <= 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    for low in range(0, k, 16):
+        digit = ((keys[order] >> _U64(low)) & _U64(0xFFFF)).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
+
+
+def _arrange(
+    order: npt.NDArray[np.intp],
+    starts: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    values: npt.NDArray[np.uint64],
+    tables: LeafTables,
+) -> None:
+    """Fisher–Yates in every leaf of ``order`` (in place), from the leaves' chunk values."""
+    count = tables.count[sizes]
+    chunks = int(count.sum())
+    if chunks == 0:
+        return
+    leaf_of = np.repeat(np.arange(sizes.size), count)
+    chunk_start = np.cumsum(count) - count
+    row = tables.first[sizes][leaf_of] + (np.arange(chunks) - chunk_start[leaf_of])
+    # the digits: position s + r - 1 of a leaf starting at s takes the digit below r
+    length = tables.top[row] - tables.bottom[row] + 1
+    by_length = np.argsort(-length, kind="stable")
+    top = tables.top[row][by_length]
+    at = (starts[leaf_of] + tables.top[row] - 1)[by_length]
+    rest = values[by_length]
+    live = np.searchsorted(-length[by_length], -np.arange(1, int(length.max()) + 1), side="right")
+    digit = np.zeros(order.size, np.int32 if order.size < 2**31 else np.int64)
+    for j, many in enumerate(live.tolist()):
+        quotient, digit[at[:many] - j] = np.divmod(rest[:many], (top[:many] - j).astype(_U64))
+        rest[:many] = quotient
+    # Fisher–Yates over all leaves at once: step t swaps position m - 1 - t with its digit
+    by_size = np.argsort(-sizes, kind="stable")
+    desc = sizes[by_size]
+    s_desc = starts[by_size]
+    ends = s_desc + desc - 1
+    steps = np.searchsorted(-desc, -np.arange(2, int(desc[0]) + 1), side="right")
+    for t, many in enumerate(steps.tolist()):  # leaves of more than t + 1 items
+        a = ends[:many] - t
+        b = s_desc[:many] + digit[a]
+        held = order[a]
+        order[a] = order[b]
+        order[b] = held
+
+
+def keyed_order(
+    keys: npt.NDArray[Any],
+    k: int,
+    draws: LeafDraws,
+    params: KeyedParams | None = None,
+) -> tuple[npt.NDArray[np.intp], int]:
+    """The arrangement of items with these ``k``-bit keys (in input order), and the leaf bits.
+
+    Position ``q`` of the result holds item ``order[q]``.  The items may be any
+    set of whole leaves (all items, or an out-of-core bucket): the leaves are
+    the runs of equal keys after a stable sort, each arranged from its own
+    draws.
+
+    >>> from croupier.randomness import ScriptedChooser
+    >>> keyed_order(np.array([1, 0, 1], np.uint64), 1, SourceDraws(ScriptedChooser([0])))
+    (array([1, 2, 0]), 0)
+    """
+    p = params or KeyedParams()
+    order = stable_key_order(keys, k)
+    n = keys.size
+    if n < 2:
+        return order, 0
+    if k and 1 << k <= 4 * n:  # the leaves from a count of every key (no sorted copy)
+        counts = np.zeros(1 << k, np.int64)
+        for a in range(0, n, 1 << 20):  # a million at a time: bincount copies to intp
+            counts += np.bincount(keys[a : a + (1 << 20)].astype(np.intp), minlength=1 << k)
+        leaves = np.flatnonzero(counts).astype(_U64)
+        sizes = counts[leaves.astype(np.intp)].astype(np.int64)
+        starts = np.cumsum(sizes) - sizes
+    elif k:
+        sorted_keys = keys[order]
+        cut = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1
+        starts = np.concatenate(([0], cut)).astype(np.int64)
+        leaves = sorted_keys[starts].astype(_U64)
+        del sorted_keys
+    else:
+        starts = np.zeros(1, np.int64)
+        leaves = np.zeros(1, _U64)
+    if not (k and 1 << k <= 4 * n):
+        sizes = np.diff(np.append(starts, n)).astype(np.int64)
+    tables = leaf_tables_for(sizes, p)
+    values, bits = draws.leaf_values(leaves, sizes, tables)
+    _arrange(order, starts, sizes, values, tables)
+    return order, bits

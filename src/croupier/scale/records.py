@@ -1,0 +1,291 @@
+"""Records of a file: finding them, gathering them in a new order, writing the output.
+
+Shared by the file shuffle (:mod:`croupier.scale.file_shuffle`) and the file
+sample (:mod:`croupier.scale.file_sample`).  A *record* is a line (the bytes
+up to and including a newline), a NUL-terminated record (``-z``) or a block
+of a fixed number of bytes (``--records N``).
+
+:func:`gather` copies records to a new order without a Python object per
+record: records of one length are moved as one numpy array of fixed-size
+items (a strided view of the input), which runs at memory speed.
+
+>>> data = np.frombuffer(b"bb\\na\\ncc\\n", np.uint8)
+>>> ends = record_ends(data, RecordFormat())
+>>> ends.tolist()
+[3, 5, 8]
+>>> starts = np.array([0, 3, 5]); lengths = ends - starts
+>>> gather(data, starts[[2, 0, 1]], lengths[[2, 0, 1]]).tobytes()
+b'cc\\nbb\\na\\n'
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import itertools
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import CroupierError
+
+__all__ = [
+    "BOM",
+    "LONG_RECORD",
+    "OutputSink",
+    "RecordFormat",
+    "emit",
+    "gather",
+    "record_ends",
+    "stdin_bytes",
+]
+
+BOM = b"\xef\xbb\xbf"
+"""A UTF-8 byte-order mark: at the start of a file of lines it stays at the start."""
+
+LONG_RECORD = 1 << 20
+"""Records of this many bytes or more are written straight from the input, not gathered."""
+
+_SCAN = 1 << 22  # bytes compared at a time when finding separators (stays in the cache)
+_FEW_PER_LENGTH = 6  # below this many records per distinct length, slices are joined instead
+
+Write = Callable[[Any], object]
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """What a record is: lines (``separator=10``), NUL-terminated (``0``) or ``record_size`` bytes.
+
+    >>> RecordFormat().describe(), RecordFormat(0).describe(), RecordFormat(None, 512).describe()
+    ('lines', 'NUL-terminated records', '512-byte records')
+    """
+
+    separator: int | None = 10
+    record_size: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.separator is None) == (self.record_size is None):
+            raise CroupierError("a record format has a separator or a record size, not both")
+        if self.record_size is not None and self.record_size < 1:
+            raise CroupierError(f"record_size={self.record_size} is not a size; give 1 or more")
+
+    @property
+    def lines(self) -> bool:
+        """Newline-separated lines (a byte-order mark and CRLF endings are understood)."""
+        return self.separator == 10
+
+    def describe(self) -> str:
+        """The records in words."""
+        if self.record_size is not None:
+            return f"{self.record_size:,}-byte records"
+        return "lines" if self.lines else "NUL-terminated records"
+
+    def ending_after(self, previous: bytes) -> bytes:
+        """The ending a last record without one gets: the one of the record before it.
+
+        Lines borrow ``\\r\\n`` from a CRLF line before them, else get ``\\n``.
+
+        >>> lines = RecordFormat()
+        >>> nul = RecordFormat(0)
+        >>> lines.ending_after(b"a\\r\\n"), lines.ending_after(b""), nul.ending_after(b"")
+        (b'\\r\\n', b'\\n', b'\\x00')
+        """
+        assert self.separator is not None
+        if self.lines and previous.endswith(b"\r\n"):
+            return b"\r\n"
+        return bytes([self.separator])
+
+
+def record_ends(data: npt.NDArray[np.uint8], fmt: RecordFormat) -> npt.NDArray[np.int64]:
+    """The end (one past the separator) of every complete record of ``data``."""
+    if fmt.record_size is not None:
+        return np.arange(fmt.record_size, data.size + 1, fmt.record_size, dtype=np.int64)
+    parts = [
+        np.flatnonzero(data[a : a + _SCAN] == fmt.separator) + (a + 1)
+        for a in range(0, data.size, _SCAN)
+    ]
+    if not parts:
+        return np.zeros(0, np.int64)
+    return (parts[0] if len(parts) == 1 else np.concatenate(parts)).astype(np.int64, copy=False)
+
+
+_VOID: dict[int, np.dtype[Any]] = {}
+
+
+def _fixed_view(buffer: npt.NDArray[np.uint8], size: int) -> npt.NDArray[Any]:
+    """``buffer`` as overlapping items of ``size`` bytes, one starting at every byte."""
+    dtype = _VOID.get(size)
+    if dtype is None:
+        dtype = _VOID.setdefault(size, np.dtype((np.void, size)))
+    return np.ndarray((buffer.size - size + 1,), dtype, buffer, strides=(1,))
+
+
+def gather(
+    data: npt.NDArray[np.uint8], starts: npt.NDArray[Any], lengths: npt.NDArray[Any]
+) -> npt.NDArray[np.uint8]:
+    """The records ``data[starts[i] : starts[i] + lengths[i]]``, concatenated in this order.
+
+    Records of one length move together: for each length ``L`` the input and
+    the output are seen as overlapping ``L``-byte items (a view, no copy) and
+    one numpy copy moves every record of that length (each output item is a
+    record's own place, so the overlaps never meet).  When lengths are so
+    varied that few records share one, the records are sliced and joined.
+
+    >>> d = np.frombuffer(b"abcdef", np.uint8)
+    >>> gather(d, np.array([4, 0, 1]), np.array([2, 1, 3])).tobytes()
+    b'efabcd'
+    """
+    count = lengths.size
+    total = int(lengths.sum()) if count else 0
+    if count == 0:
+        return np.zeros(0, np.uint8)
+    small = lengths.astype(np.uint16) if int(lengths.max()) < 1 << 16 else lengths
+    by_length = np.argsort(small, kind="stable")
+    sorted_lengths = lengths[by_length]
+    cut = np.flatnonzero(sorted_lengths[1:] != sorted_lengths[:-1]) + 1
+    if cut.size + 1 > count // _FEW_PER_LENGTH:
+        view = memoryview(data)  # type: ignore[arg-type]
+        ends = (starts + lengths).tolist()
+        joined = b"".join(map(view.__getitem__, map(slice, starts.tolist(), ends)))
+        return np.frombuffer(joined, np.uint8)
+    out = np.empty(total, np.uint8)
+    out_starts = np.cumsum(lengths) - lengths
+    bounds = [0, *cut.tolist(), count]
+    for a, b in itertools.pairwise(bounds):
+        size = int(sorted_lengths[a])
+        which = by_length[a:b]
+        _fixed_view(out, size)[out_starts[which]] = _fixed_view(data, size)[starts[which]]
+    return out
+
+
+class OutputSink:
+    """Where the output goes: every write passes through, except the final ending when asked.
+
+    With ``drop_final`` (the input's last record had no ending: one was added to
+    shuffle it), the output's last record loses its ending again — ``\\n`` or
+    ``\\r\\n`` for lines, the separator otherwise — so the output ends as the
+    input did.  The last two bytes are held back until :meth:`finish`.
+
+    >>> parts = []
+    >>> sink = OutputSink(parts.append, drop_final=RecordFormat())
+    >>> sink.write(b"b\\r\\na\\r\\n"); sink.finish(); b"".join(parts)
+    b'b\\r\\na'
+    """
+
+    def __init__(self, write: Write, *, drop_final: RecordFormat | None = None) -> None:
+        self.write_to = write
+        self.drop_final = drop_final
+        self.tail = b""
+        self.written = 0
+
+    def write(self, data: Any) -> None:
+        """Write ``data`` (bytes or a numpy array of bytes)."""
+        view = memoryview(data).cast("B")
+        if not view.nbytes:
+            return
+        if self.drop_final is None:
+            self.write_to(view)
+            self.written += view.nbytes
+            return
+        if view.nbytes >= 2:
+            if self.tail:
+                self.write_to(self.tail)
+                self.written += len(self.tail)
+            if view.nbytes > 2:
+                self.write_to(view[:-2])
+                self.written += view.nbytes - 2
+            self.tail = bytes(view[-2:])
+        else:
+            held = self.tail + bytes(view)
+            if len(held) > 2:
+                self.write_to(held[:-2])
+                self.written += len(held) - 2
+            self.tail = held[-2:]
+
+    def finish(self) -> None:
+        """Write what is held back (without the final ending, when asked)."""
+        tail = self.tail
+        fmt = self.drop_final
+        if fmt is not None and fmt.separator is not None:
+            tail = tail.removesuffix(bytes([fmt.separator]))
+            if fmt.lines:
+                tail = tail.removesuffix(b"\r")
+        if tail:
+            self.write_to(tail)
+            self.written += len(tail)
+        self.tail = b""
+
+
+def _slices(
+    lengths: npt.NDArray[Any], order: npt.NDArray[np.intp], slice_bytes: int
+) -> Iterator[tuple[int, int]]:
+    """Places ``[a, b)`` of ``order`` to write at once: about ``slice_bytes`` each, and every
+    record of :data:`LONG_RECORD` bytes or more alone."""
+    block = 1 << 20
+    for first in range(0, order.size, block):
+        sizes = lengths[order[first : first + block]]
+        total = np.cumsum(sizes)
+        cuts = np.searchsorted(total, np.arange(slice_bytes, int(total[-1]), slice_bytes), "right")
+        long = np.flatnonzero(sizes >= LONG_RECORD)
+        bounds = sorted(set(np.concatenate(([0, sizes.size], cuts, long, long + 1)).tolist()))
+        for a, b in itertools.pairwise(bounds):
+            yield first + a, first + b
+
+
+def emit(
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+    order: npt.NDArray[np.intp],
+    sink: OutputSink,
+    *,
+    slice_bytes: int,
+    advance: Callable[[int], object] | None = None,
+    threads: int = 2,
+) -> None:
+    """Write the records in ``order`` (record ``order[q]`` at place ``q``), in slices.
+
+    Each slice of about ``slice_bytes`` is gathered (:func:`gather`) and
+    written at once, the next slices being gathered meanwhile in ``threads``
+    threads (numpy copies without holding the interpreter); a record of
+    :data:`LONG_RECORD` bytes or more is written straight from ``data``.
+    """
+
+    def piece(a: int, b: int) -> Any:
+        which = order[a:b]
+        if b - a == 1 and int(lengths[which[0]]) >= LONG_RECORD:
+            start = int(starts[which[0]])
+            return data[start : start + int(lengths[which[0]])]
+        return gather(data, starts[which], lengths[which])
+
+    def put(part: Any) -> None:
+        sink.write(part)
+        if advance is not None:
+            advance(len(part))
+
+    if threads < 2 or order.size < 20_000:
+        for a, b in _slices(lengths, order, slice_bytes):
+            put(piece(a, b))
+        return
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    ahead: collections.deque[Future[Any]] = collections.deque()
+    with ThreadPoolExecutor(threads) as pool:
+        for a, b in _slices(lengths, order, slice_bytes):
+            ahead.append(pool.submit(piece, a, b))
+            if len(ahead) > threads:
+                put(ahead.popleft().result())
+        while ahead:
+            put(ahead.popleft().result())
+
+
+def stdin_bytes() -> BinaryIO:
+    """Standard input as bytes (a text-only stream, in some hosts, is read and encoded)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return io.BytesIO(sys.stdin.read().encode("utf-8"))
+    return stream  # type: ignore[no-any-return]
