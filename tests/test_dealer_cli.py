@@ -88,7 +88,8 @@ def test_dealer_output_ends_with_dealers_closing_lines(cli: CliRunner, notrump: 
     lines = result.out.splitlines()
     assert [line.split()[0] for line in lines[:3]] == ["n", "n", "n"]
     assert lines[3].startswith("Generated ") and lines[3].endswith(" hands")
-    assert lines[4:6] == ["Produced 3 hands", "Initial random seed s"]
+    assert lines[4] == "Produced 3 hands"
+    assert lines[5].startswith("Initial random seed withheld; seeded: reproducible from its seed")
     assert lines[6].startswith("Time needed ")
 
 
@@ -124,10 +125,16 @@ def test_json_has_the_deals_the_counts_and_the_statistics(cli: CliRunner, tmp_pa
     result = cli(["dealer", str(script), "-g", "3000", "--seed", "j", "--json", "--quiet"])
     assert result.code == 0, result.err
     assert result.err == ""
-    doc = json.loads(result.out)
-    assert doc["generated"] <= 3000 and doc["produced"] == len(doc["deals"]) > 0
-    assert doc["reproducible"] is True and doc["seed"] == "j"
-    stats = doc["statistics"]["statistics"]
+    envelope = json.loads(result.out)
+    assert envelope["command"] == "dealer" and envelope["source"] == "seeded"
+    assert envelope["algorithm"] == "croupier-stack/2"
+    assert envelope["reproducible"] is True and envelope["bits"] > 0
+    doc = envelope["result"]
+    assert doc["generated"] == 3000 and doc["produced"] == len(doc["deals"]) > 0
+    low, high = doc["acceptance_ci95"]
+    assert low < doc["acceptance"] == doc["produced"] / 3000 < high
+    assert "seed" not in doc and "seed" not in envelope  # never the seed itself
+    stats = doc["statistics"]
     average = stats[0]
     # the average of South's points over the deals listed, computed here from the deals
     south = [
@@ -281,7 +288,8 @@ def test_where_keeps_in_order_the_plain_deals_that_pass(cli: CliRunner) -> None:
 
 def test_where_with_stacking_gives_deals_dealer_accepts(cli: CliRunner) -> None:
     where = "shape(north, any 4333 + any 4432 + any 5332) and hcp(north) >= 20 and hcp(north) <= 21"
-    result = cli(["deal", "--where", where, "-n", "15", "--seed", "k", "-f", "oneline"])
+    args = ["deal", "--where", where, "-n", "15", "--seed", "k", "-f", "oneline"]
+    result = cli([*args, "--strategy", "stacking"])
     assert result.code == 0, result.err
     assert "smart stacking (north)" in result.err
     deals = parse_oneline(result.out)

@@ -160,9 +160,16 @@ def test_point_scales_follow_dealers_table_numbering() -> None:
     ]
 
 
+def test_pointcount_and_altcount_0_set_one_table_and_the_later_wins() -> None:
+    # dealer: both statements clear and refill the hcp table (checked against the real
+    # program in tests/test_real_scripts.py with DealerV2's CountRedefine.dli)
+    assert scales_of(parse_script("pointcount 1\naltcount 0 2"))["hcp"][:2] == (2, 0)
+    assert scales_of(parse_script("altcount 0 2\npointcount 1"))["hcp"][:2] == (1, 0)
+    later = parse_script("pointcount 5 4 3 2 1\naltcount 0 4 3 2 1\naltcount 3 1")
+    assert later.pointcount is None and dict(later.altcount) == {0: (4, 3, 2, 1), 3: (1,)}
+
+
 def test_scale_conflicts_and_unknown_names_are_refused() -> None:
-    with pytest.raises(ScriptError, match="both pointcount and altcount 0"):
-        scales_of(parse_script("pointcount 1\naltcount 0 2"))
     with pytest.raises(ScriptError, match="keep pt6's default scale"):
         values("loser(north)", scales=scales_of(parse_script("altcount 8 1 1")))
     with pytest.raises(ScriptError, match=r"scales= has unknown key 'pt10'"):
@@ -171,9 +178,12 @@ def test_scale_conflicts_and_unknown_names_are_refused() -> None:
         compile_expression(parse_expression("x + 1", names=["x"]))
 
 
-def test_rnd_is_refused_at_compile_time() -> None:
-    with pytest.raises(ScriptError, match=r"rnd\(\) needs a random source"):
-        compile_expression(parse_expression("rnd(10)"))
+def test_rnd_needs_the_draws_of_a_run() -> None:
+    compiled = compile_expression(parse_expression("rnd(10)"))
+    assert compiled.random
+    with pytest.raises(ScriptError, match=r"1:1: rnd\(\) draws from a run's random stream"):
+        compiled(DEALS)
+    assert not compile_expression(parse_expression("hcp(north)")).random
 
 
 def test_compile_condition_uses_definitions_and_scales() -> None:

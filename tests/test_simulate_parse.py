@@ -452,7 +452,7 @@ def test_windows_line_ends() -> None:
         ("x = x + 1", 1, 5, "unknown name 'x'"),
         ("x = 1\n x = 2", 2, 2, "'x' is already defined (line 1)"),
         ("produce -1", 1, 9, "produce needs a count of deals, not -1"),
-        ("generate 99999999999", 1, 10, "number '99999999999' is too large (at most 2147483647)"),
+        ("generate 99999999999", 1, 10, "number of 11 digits is too large (at most 2147483647)"),
         ("pointcount 1 2 3 4 5 6 7 8 9 10 11 12 13 14", 1, 42, "too many point values"),
         ("altcount 10 1", 1, 10, "altcount number 10 is not 0 to 9"),
         ("pointcount 1, 2", 1, 13, "found ','"),

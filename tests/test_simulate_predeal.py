@@ -67,9 +67,9 @@ def test_seat_names_are_case_insensitive_and_compass_words_work() -> None:
 
 def test_card_lists_for_other_layouts() -> None:
     lay = make_layout("holdem", players=2)
-    p = Predeal.parse("P1:AS,AH board:2C,3C,4C", lay)
-    assert [codes(h) for h in p.hands] == [["AS", "AH"], [], ["4C", "3C", "2C"], []]
-    assert p.free_sizes == (0, 2, 2, 43)
+    p = Predeal.parse("P1:AS,AH flop:2C,3C,4C", lay)
+    assert [codes(h) for h in p.hands] == [["AS", "AH"], [], ["4C", "3C", "2C"], [], [], []]
+    assert p.free_sizes == (0, 2, 0, 1, 1, 43)
 
 
 def test_dealer_notation_with_suit_lengths() -> None:
@@ -162,7 +162,7 @@ def test_suit_lengths_that_no_deal_satisfies_are_refused() -> None:
     with pytest.raises(PredealError, match="fixed to both 1 and 2"):
         Predeal(nothing, lengths(("N", "S", 1), ("N", "S", 2)))
     with pytest.raises(PredealError, match="no seat N"):
-        Predeal(((), (), (), ()), lengths(("N", "S", 1)), make_layout("holdem", players=2))
+        Predeal(((),) * 6, lengths(("N", "S", 1)), make_layout("holdem", players=2))
 
 
 def test_feasible_lengths_match_brute_force_on_a_small_deck() -> None:

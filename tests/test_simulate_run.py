@@ -28,6 +28,7 @@ from croupier.simulate import parse_expression, parse_script
 from croupier.simulate.ast import Script
 from croupier.simulate.predeal import Predeal
 from croupier.simulate.run import (
+    AUTO_PILOT,
     DEFAULT_GENERATE,
     RunBatch,
     Simulation,
@@ -281,7 +282,7 @@ def test_suit_length_predeals_are_a_condition() -> None:
 
 def test_the_os_stream_is_the_default() -> None:
     sim = Simulation(parse_script("condition hcp(north) >= 10"))
-    assert sim.source == "os"
+    assert sim.source == "os-csprng"
     a, b = sim.run(produce=5), Simulation(parse_script("condition hcp(north) >= 10")).run(produce=5)
     assert a.deals != b.deals
 
@@ -323,13 +324,18 @@ def test_auto_stacks_only_a_plan_of_at_most_a_quarter(monkeypatch: pytest.Monkey
     text = "predeal hearts(south)==4\ncondition hcp(north) >= 18"
     seen = fake_stacking(monkeypatch, Fraction(1, 4))
     sim = Simulation(parse_script(text), seed="auto")
+    # a run that ends within the first AUTO_PILOT deals never plans: all rejection
+    short = sim.run(produce=30)
+    assert seen == [] and short.strategy == "rejection" and short.generated < AUTO_PILOT
     assert sim.strategy == "smart stacking (test)" and isinstance(sim.sampler, Sampler)
     assert seen == ["hearts(south) == 4 && hcp(north) >= 18"]
-    # the run still applies the whole condition to every sampled row
-    result = sim.run(produce=30)
+    # the run still applies the whole condition to every dealt row
+    result = sim.run(produce=10**6, generate=AUTO_PILOT + 5000)
+    assert result.strategy == "smart stacking (test)" and result.generated == AUTO_PILOT + 5000
     assert (hcp(result.deals, "N") >= 18).all()
     assert (result.deals.suit_lengths()[:, 2, 1] == 4).all()
-    assert result.acceptance == Fraction(1, 4) * Fraction(30, result.generated)
+    assert result.acceptance == Fraction(result.produced, result.generated)
+    assert result.deals[: len(short.deals)] == short.deals
     fake_stacking(monkeypatch, Fraction(1, 4) + Fraction(1, 10**9))
     assert Simulation(parse_script(text), seed="auto").strategy == "rejection"
     fake_stacking(monkeypatch, Fraction(1, 100))
@@ -349,11 +355,13 @@ def test_stacking_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SimulationError, match="cannot be stacked"):
         deal_where(lambda d: hcp(d, "N") > 5, 1, strategy="stacking")
     fake_stacking(monkeypatch, Fraction(0))
-    empty = Simulation(script, seed="s")
-    assert empty.impossible and list(empty.batches()) == []
-    assert empty.run().produced == empty.run().generated == 0
+    empty = Simulation(script, seed="s", strategy="stacking")
+    assert empty.impossible
+    # dealer's count: every deal is looked at, none is dealt, none passes
+    assert [(b.generated, b.produced) for b in empty.batches()] == [(DEFAULT_GENERATE, 0)]
+    assert empty.run(generate=500).generated == 500 and empty.run().produced == 0
     with pytest.raises(SimulationError, match="no deal satisfies the condition 'hcp"):
-        deal_where("hcp(north) >= 18", 1, seed="s")
+        deal_where("hcp(north) >= 38", 1, seed="s")  # none in the pilot, then the plan
     assert len(deal_where("hcp(north) >= 18", 0, seed="s")) == 0
     with pytest.raises(SimulationError, match="strategy='fast'"):
         Simulation(script, strategy="fast")  # type: ignore[arg-type]
@@ -428,7 +436,7 @@ def test_derived_streams_follow_their_definition() -> None:
         0, 16
     )
     os_child = BulkStream.from_os().derive("x")
-    assert not os_child.reproducible and os_child.label == "os"
+    assert not os_child.reproducible and os_child.kind == "os-csprng"
     assert pickle.loads(pickle.dumps(os_child)).main(0, 16) != os_child.main(0, 16)
 
 
@@ -449,3 +457,57 @@ def test_run_script_reports_the_scripts_statistics_over_its_deals() -> None:
     assert average.mean == F(sum(south), len(south))
     spades = [sum(c.code[-1] == "S" for c in deal.piles[0]) for deal in result.deals]
     assert [hits for _, hits in frequency.rows()] == [spades.count(k) for k in range(14)]
+
+
+# -- runs of one simulation: a seeded one repeats exactly, an unseeded one never repeats ----
+
+
+def _deal_rows(deals: DealArray) -> set[bytes]:
+    return {row.tobytes() for row in deals.piles}
+
+
+@pytest.mark.parametrize("strategy", ["rejection", "stacking"])
+def test_every_run_of_an_unseeded_simulation_deals_afresh(strategy: Strategy) -> None:
+    sim = Simulation(parse_script("condition hcp(north) >= 19"), strategy=strategy)
+    first, second = sim.run(produce=40), sim.run(produce=40)
+    assert first.source == second.source == "os-csprng"
+    assert len(first.deals) == len(second.deals) == 40
+    assert not _deal_rows(first.deals) & _deal_rows(second.deals)
+    third = DealArray.concatenate([b.deals for b in sim.batches(produce=40)])
+    assert not _deal_rows(third) & (_deal_rows(first.deals) | _deal_rows(second.deals))
+    # an OS stream given as stream= is the same: it is not reproducible
+    given = Simulation(parse_script("condition hcp(north) >= 19"), stream=BulkStream.from_os())
+    assert given.run(produce=10).deals != given.run(produce=10).deals
+
+
+def test_unseeded_runs_that_overlap_share_no_deal() -> None:
+    sim = Simulation(parse_script("condition hcp(north) >= 12"), strategy="rejection")
+    one, two = sim.batches(produce=30, batch=50), sim.batches(produce=30, batch=50)
+    parts: list[DealArray] = []
+    for a, b in zip(one, two, strict=False):
+        parts += [a.deals, b.deals]
+    rows = [row.tobytes() for part in parts for row in part.piles]
+    assert len(rows) >= 30 and len(set(rows)) == len(rows)
+
+
+@pytest.mark.parametrize("strategy", ["rejection", "stacking"])
+def test_every_run_of_a_seeded_simulation_is_the_same(strategy: Strategy) -> None:
+    script = parse_script("condition hcp(north) >= 19")
+    sim = Simulation(script, seed="again", strategy=strategy)
+    first = sim.run(produce=40)
+    second = sim.run(produce=40)
+    assert first.deals == second.deals and first.generated == second.generated
+    assert first.bits == second.bits
+    assert Simulation(script, seed="again", strategy=strategy).run(produce=40).deals == first.deals
+    again = DealArray.concatenate([b.deals for b in sim.batches(produce=40)])
+    assert again == first.deals
+    keyed = Simulation(script, stream=BulkStream.seeded("again"), strategy=strategy)
+    assert keyed.run(produce=40).deals == keyed.run(produce=40).deals == first.deals
+
+
+def test_deal_where_and_bulk_dealers_without_a_seed_never_repeat() -> None:
+    a, b = deal_where("hcp(north) >= 15", 20), deal_where("hcp(north) >= 15", 20)
+    assert not _deal_rows(a) & _deal_rows(b)
+    dealer = BulkDealer("bridge")
+    assert not _deal_rows(dealer.deal(50)) & _deal_rows(dealer.deal(50))
+    assert not _deal_rows(deal_array(50)) & _deal_rows(deal_array(50))

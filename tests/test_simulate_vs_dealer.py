@@ -8,17 +8,19 @@ only its ``average`` and ``frequency`` actions.  ``dealer -s SEED`` runs it (in
 a background thread, one dealer at a time, while croupier computes) and
 croupier runs it with ``strategy="rejection"`` and with ``strategy="auto"``
 (``"stacking"`` instead when auto keeps rejection for a script with a
-condition, so that smart stacking is always compared where it applies).
+condition, so that smart stacking is always compared where it applies; ``auto``
+deals its first 65,536 deals by rejection, then stacks).
 Then, with a false-alarm rate of at most ``ALPHA`` for each comparison:
 
-* the **acceptance rate**: croupier's in-support rate ``M / N`` (``q`` times it
-  estimates the acceptance, ``q`` the sampler's exact support probability, 1
-  for rejection) gets a Clopper-Pearson interval at level ``ALPHA / 2``, scaled
-  by ``q``; dealer's count of produced deals must lie inside the exact
-  two-sided binomial region at level ``ALPHA / 2`` of some rate in it (a union
-  bound: at most ``ALPHA`` in all, exact for any counts).  The stacked
-  estimator ``q M / N`` has variance ``a (q - a) / N``, not rejection's
-  ``a (1 - a) / N``; the interval built on ``M ~ Binomial(N, a / q)`` is that;
+* the **acceptance rate**: both programs look at ``G`` uniform deals (croupier
+  counts them as dealer does under every strategy: smart stacking deals only
+  those in its support, but counts them all), so croupier's ``M`` of ``N`` and
+  dealer's are both binomial.  croupier's rate gets a Clopper-Pearson interval
+  at level ``ALPHA / 2``; dealer's count of produced deals must lie inside the
+  exact two-sided binomial region at level ``ALPHA / 2`` of some rate in it (a
+  union bound: at most ``ALPHA`` in all, exact for any counts).  (The
+  comparison keeps a support probability ``q``, now always 1, from when smart
+  stacking counted its rows instead of the uniform deals.);
 * each **average**: a statistic taking only the values 0 and 1 whose dealer
   count is recoverable from the printed mean is compared with Fisher's exact
   test; any other by the difference of the means over its standard error
@@ -237,18 +239,22 @@ class CroupierRun:
 
 
 def croupier_run(name: str, simulation: Simulation) -> CroupierRun:
-    """Run the derived script's simulation and feed its deals to the statistics actions."""
+    """Run the derived script's simulation and feed its deals to the statistics actions.
+
+    Both programs look at ``G`` uniform deals (croupier counts them as dealer does
+    under every strategy), so the support's probability of the comparison is 1.
+    """
     count = GENERATE[name]
     runner = ActionRunner(derived(name), io.StringIO())
     generated = produced = 0
+    stacked = False
     for batch in simulation.batches(produce=count, generate=count):
         runner.feed(batch.deals, produced + 1)
-        generated, produced = batch.generated, batch.produced
+        generated, produced, stacked = batch.generated, batch.produced, batch.stacked
     report = runner.finish()
-    assert report.produced == produced
-    return CroupierRun(
-        simulation.strategy, generated, produced, simulation.sampler.probability, report
-    )
+    assert (report.produced == produced and generated in (count, None)) or produced == count
+    strategy = simulation.strategy if stacked else "rejection"
+    return CroupierRun(strategy, generated, produced, Fraction(1), report)
 
 
 # -- the comparisons -----------------------------------------------------------------------

@@ -23,23 +23,77 @@
 3
 """
 
-from croupier.simulate.actions import ActionRunner, dealer_summary
-from croupier.simulate.ast import Expr, Script
-from croupier.simulate.compile import Compiled, compile_condition, compile_expression, scales_of
-from croupier.simulate.parse import ScriptError, parse_expression, parse_script
-from croupier.simulate.predeal import Predeal, PredealError
-from croupier.simulate.run import (
-    RunBatch,
-    Simulation,
-    SimulationError,
-    SimulationResult,
-    deal_where,
-    run_script,
-)
-from croupier.simulate.sampler import RejectionSampler, Sampler
-from croupier.simulate.stacking import StackingSampler, plan_stacking
-from croupier.simulate.stats import Report
-from croupier.simulate.unparse import format_script
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from croupier.lazy_names import LazyNames
+
+if TYPE_CHECKING:
+    from croupier.simulate.actions import ActionRunner, dealer_summary
+    from croupier.simulate.ast import Expr, Script
+    from croupier.simulate.compile import (
+        Compiled,
+        compile_condition,
+        compile_expression,
+        scales_of,
+    )
+    from croupier.simulate.parse import ScriptError, parse_expression, parse_script
+    from croupier.simulate.predeal import Predeal, PredealError
+    from croupier.simulate.run import (
+        RunBatch,
+        Simulation,
+        SimulationError,
+        SimulationResult,
+        deal_where,
+        run_script,
+    )
+    from croupier.simulate.sampler import RejectionSampler, Sampler
+    from croupier.simulate.stacking import StackingSampler, plan_stacking
+    from croupier.simulate.stats import Report
+    from croupier.simulate.unparse import format_script
+
+# Each name is imported from its module on first use, so that importing one module of
+# the package (croupier dealer's run) does not import them all.
+_HOMES = {
+    "ActionRunner": "actions",
+    "dealer_summary": "actions",
+    "Expr": "ast",
+    "Script": "ast",
+    "Compiled": "compile",
+    "compile_condition": "compile",
+    "compile_expression": "compile",
+    "scales_of": "compile",
+    "ScriptError": "parse",
+    "parse_expression": "parse",
+    "parse_script": "parse",
+    "Predeal": "predeal",
+    "PredealError": "predeal",
+    "RunBatch": "run",
+    "Simulation": "run",
+    "SimulationError": "run",
+    "SimulationResult": "run",
+    "deal_where": "run",
+    "run_script": "run",
+    "RejectionSampler": "sampler",
+    "Sampler": "sampler",
+    "StackingSampler": "stacking",
+    "plan_stacking": "stacking",
+    "Report": "stats",
+    "format_script": "unparse",
+}
+
+
+_LAZY = LazyNames(globals(), _HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    return _LAZY.get(name)
+
+
+def __dir__() -> list[str]:
+    return _LAZY.listing()
+
 
 __all__ = [
     "ActionRunner",

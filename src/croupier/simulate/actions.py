@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.bulk import evaluate as bulk
+import croupier.bulk.evaluate as bulk
 from croupier.bulk.array import DealArray
 from croupier.errors import CroupierError
 from croupier.simulate.ast import (
@@ -82,6 +82,9 @@ from croupier.simulate.text_output import (
     printoneline_records,
     printpbn_records,
 )
+
+if TYPE_CHECKING:
+    from croupier.simulate.draws import Draws
 
 __all__ = ["ActionError", "ActionRunner", "dealer_summary"]
 
@@ -151,6 +154,8 @@ class ActionRunner:
         dealer_format: bool = True,
         seed: int | str | None = None,
         date: _dt.date | str | None = None,
+        draws: Callable[[str, npt.ArrayLike | None, int], Draws] | None = None,
+        skip_pbn: bool = False,
     ) -> None:
         self.script = script
         self.out = out
@@ -158,8 +163,16 @@ class ActionRunner:
         self.actions: tuple[Action, ...] = (
             (PrintAll(),) if script.actions is None else script.actions
         )
+        if skip_pbn:  # dealer's -q: no printpbn output
+            self.actions = tuple(a for a in self.actions if not isinstance(a, PrintPBN))
         scales = scales_of(script)
         self._compiled: dict[int, Compiled] = {}
+        self._purposes: dict[int, str] = {}
+        self._draws = draws
+        self._batch_draws: dict[str, Draws] = {}
+        self._numbers: npt.NDArray[np.int64] | None = None
+        self._size = 0
+        purpose = "action/0"
 
         def compiled(expr: Expr) -> Compiled:
             key = id(expr)
@@ -167,6 +180,7 @@ class ActionRunner:
                 self._compiled[key] = compile_expression(
                     expr, script.definitions, scales=scales, filename=script.filename
                 )
+                self._purposes[id(self._compiled[key])] = purpose
             return self._compiled[key]
 
         self._renderers: list[_Render] = []
@@ -180,7 +194,8 @@ class ActionRunner:
         self._stored: list[tuple[npt.NDArray[np.uint16], int]] = []
         self.produced = 0
         self.pbn_printed = 0
-        for action in self.actions:
+        for number, action in enumerate(self.actions):
+            purpose = f"action/{number}"  # each action's rnd() draws its own numbers
             if isinstance(action, Average):
                 self._results.append(AverageResult(label=action.label, expression=str(action.expr)))
                 self._stat_inputs.append((compiled(action.expr),))
@@ -229,7 +244,9 @@ class ActionRunner:
             render = (
                 printcompact_records if isinstance(action, PrintCompact) else printoneline_records
             )
-            return lambda deals, first, h: render(deals, None if expr is None else expr(h))
+            return lambda deals, first, h: render(
+                deals, None if expr is None else self._value(expr, h)
+            )
         if isinstance(action, PrintPBN):
             dealer, vul = self.script.dealer, self.script.vulnerable
 
@@ -254,7 +271,7 @@ class ActionRunner:
                     if isinstance(item, str):
                         columns.append([item] * len(deals))
                     else:
-                        columns.append([str(v) for v in item(h).tolist()])
+                        columns.append([str(v) for v in self._value(item, h).tolist()])
                 rows = ["".join(parts) for parts in zip(*columns, strict=True)]
                 if not columns:
                     rows = [""] * len(deals)
@@ -263,15 +280,32 @@ class ActionRunner:
             return printes
         return None  # print(seats): stored, printed by finish()
 
+    def _value(self, expr: Compiled, holdings: bulk.Holdings) -> IntArray:
+        """An action's expression on the batch being fed (``rnd`` draws for its action)."""
+        if not expr.random:
+            return expr(holdings)
+        purpose = self._purposes[id(expr)]
+        draws = self._batch_draws.get(purpose)
+        if draws is None and self._draws is not None:
+            draws = self._batch_draws[purpose] = self._draws(purpose, self._numbers, self._size)
+        return expr(holdings, draws)
+
     def feed(
-        self, deals: DealArray, first_number: int, *, tricks: TricksArray | None = None
+        self,
+        deals: DealArray,
+        first_number: int,
+        *,
+        tricks: TricksArray | None = None,
+        numbers: npt.ArrayLike | None = None,
     ) -> None:
         """Run the actions on a batch of produced deals; ``first_number`` is the first's number.
 
         Numbers count produced deals from 1 (dealer's ``printall`` and
         ``printpbn`` show them); feed batches in order.  ``tricks``: the
         deals' double-dummy tables when already solved (shape ``(n, 4, 5)``),
-        so ``tricks()`` in the actions does not solve them again.
+        so ``tricks()`` in the actions does not solve them again.  ``numbers``:
+        the deals' numbers in their run, which ``rnd`` in an action draws with
+        (from the ``draws`` given to the runner).
 
         >>> import io
         >>> from croupier.bulk import deal_array
@@ -298,15 +332,18 @@ class ActionRunner:
         holdings = bulk.Holdings(deals)
         if tricks is not None:
             known_tricks(holdings, tricks)
+        self._batch_draws = {}
+        self._numbers = None if numbers is None else np.asarray(numbers, np.int64)
+        self._size = n
         chunks = [render(deals, first_number, holdings) for render in self._renderers]
         if len(chunks) == 1:
             self.out.write(chunks[0].data.decode())
-        elif chunks:
-            self.out.write(
-                "".join(b"".join(c.record(i) for c in chunks).decode() for i in range(n))
-            )
+        elif chunks:  # deal by deal, each action's record in turn (slices, decoded once)
+            bounds = [(c.data, [0, *c.ends.tolist()]) for c in chunks]
+            parts = [data[ends[i] : ends[i + 1]] for i in range(n) for data, ends in bounds]
+            self.out.write(b"".join(parts).decode())
         for k, inputs in enumerate(self._stat_inputs):
-            values: list[IntArray] = [f(holdings) for f in inputs]
+            values: list[IntArray] = [self._value(f, holdings) for f in inputs]
             result = self._results[k]
             if isinstance(result, AverageResult | FrequencyResult):
                 self._results[k] = result.add(values[0])

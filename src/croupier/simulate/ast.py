@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
-from croupier.boards import Seat, Vulnerability
 from croupier.cards import Card
 from croupier.dealing.evaluation import ShapePattern
+from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
     "BINARY_OPERATORS",
@@ -70,6 +70,7 @@ __all__ = [
     "SuitLetter",
     "Tricks",
     "Unary",
+    "left_chain",
 ]
 
 SuitLetter = Literal["S", "H", "D", "C"]
@@ -78,8 +79,8 @@ Strain = Literal["S", "H", "D", "C", "NT"]
 SUITS: tuple[SuitLetter, ...] = ("S", "H", "D", "C")
 """Suit letters in the order of :data:`croupier.bulk.array.SUIT_ORDER` (index = suit axis)."""
 
-SEAT_WORDS: dict[Seat, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
-"""The dealer keyword of each seat."""
+SEAT_WORDS: dict[Seat, str] = {seat: seat.long_name.lower() for seat in SEATS}
+"""The dealer keyword of each seat: ``north`` ... (what :meth:`Seat.parse` reads)."""
 
 SUIT_WORDS: dict[Strain, str] = {
     "S": "spades",
@@ -176,9 +177,11 @@ class Expr:
         >>> [type(e).__name__ for e in parse_expression("!(1 < x)", names=["x"]).walk()]
         ['Unary', 'Binary', 'Number', 'Name']
         """
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        stack: list[Expr] = [self]
+        while stack:  # no recursion: a chain of 100,000 operators is a deep tree
+            expr = stack.pop()
+            yield expr
+            stack.extend(reversed(expr.children()))
 
 
 @dataclass(frozen=True)
@@ -380,6 +383,12 @@ class Binary(Expr):
 
     >>> print(Binary("-", Number(1), Binary("-", Number(2), Number(3))))
     1 - (2 - 3)
+
+    A chain of left-associative operators (``1 + 2 + ... + 30000``) is a tree
+    as deep as it is long, down its left operands: printing, comparing,
+    hashing, ``repr`` and pickling follow that chain in a loop (see
+    :func:`left_chain`), so only the nesting of right operands, which the
+    parser limits, costs Python recursion.
     """
 
     op: str
@@ -394,12 +403,77 @@ class Binary(Expr):
         return (self.left, self.right)
 
     def __str__(self) -> str:
-        left, right = str(self.left), str(self.right)
-        if self.left.level < self.level:
-            left = f"({left})"
-        if self.right.level <= self.level:
-            right = f"({right})"
-        return f"{left} {self.op} {right}"
+        first, chain = left_chain(self)
+        opened = 0  # parentheses opened before everything written so far
+        pieces = [str(first)]
+        below = first.level
+        for node in chain:
+            if below < node.level:
+                opened += 1
+                pieces.append(")")
+            right = str(node.right)
+            if node.right.level <= node.level:
+                right = f"({right})"
+            pieces.append(f" {node.op} {right}")
+            below = node.level
+        return "(" * opened + "".join(pieces)
+
+    def __repr__(self) -> str:
+        first, chain = left_chain(self)
+        head = "".join(f"Binary(op={node.op!r}, left=" for node in reversed(chain))
+        tail = "".join(f", right={node.right!r})" for node in chain)
+        return f"{head}{first!r}{tail}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Binary):
+            return NotImplemented
+        a: Expr = self
+        b: Expr = other
+        while isinstance(a, Binary) and isinstance(b, Binary):
+            if a is b:
+                return True
+            if type(a) is not type(b) or a.op != b.op or a.right != b.right:
+                return False
+            a, b = a.left, b.left
+        return a == b if not (isinstance(a, Binary) or isinstance(b, Binary)) else False
+
+    def __hash__(self) -> int:
+        first, chain = left_chain(self)
+        return hash((Binary, first, tuple((node.op, node.right) for node in chain)))
+
+    def __reduce__(self) -> tuple[Any, tuple[Expr, tuple[tuple[str, Expr, Position], ...]]]:
+        first, chain = left_chain(self)
+        return (_build_chain, (first, tuple((node.op, node.right, node.pos) for node in chain)))
+
+
+def left_chain(expr: Binary) -> tuple[Expr, tuple[Binary, ...]]:
+    """The chain of binary operators down ``expr``'s left operands: the first operand,
+    then the operators from the innermost (applied first) to ``expr`` itself.
+
+    ``1 - 2 * 3 - 4`` is ``(1 - (2 * 3)) - 4``: its chain is ``1``, then ``1 - 2 * 3``
+    and the whole expression; evaluating the chain in order, each node on the value so far
+    and its right operand, gives the whole value.  A loop, not recursion, however long.
+
+    >>> from croupier.simulate import parse_expression
+    >>> first, chain = left_chain(parse_expression("1 - 2 * 3 - 4"))
+    >>> str(first), [f"{node.op} {node.right}" for node in chain]
+    ('1', ['- 2 * 3', '- 4'])
+    """
+    nodes: list[Binary] = []
+    node: Expr = expr
+    while isinstance(node, Binary):
+        nodes.append(node)
+        node = node.left
+    nodes.reverse()
+    return node, tuple(nodes)
+
+
+def _build_chain(first: Expr, chain: tuple[tuple[str, Expr, Position], ...]) -> Expr:
+    """The inverse of :func:`left_chain` (how a :class:`Binary` is unpickled)."""
+    expr = first
+    for op, right, pos in chain:
+        expr = Binary(op, expr, right, pos=pos)
+    return expr
 
 
 @dataclass(frozen=True)

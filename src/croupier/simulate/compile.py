@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import SEATS
-from croupier.bulk import evaluate as bulk
+import croupier.bulk.evaluate as bulk
+import croupier.simulate.double_dummy as double_dummy
 from croupier.bulk.array import DealArray
 from croupier.dealing.evaluation import ALT_COUNT_SCALES, CONTROL_SCALE, HCP_SCALE, point_scale
-from croupier.simulate import double_dummy
+from croupier.seats import Seat
 from croupier.simulate.ast import (
     Binary,
     Call,
@@ -50,8 +50,12 @@ from croupier.simulate.ast import (
     Shape,
     Tricks,
     Unary,
+    left_chain,
 )
-from croupier.simulate.parse import ScriptError
+from croupier.simulate.parse import MAX_NESTING, ScriptError
+
+if TYPE_CHECKING:
+    from croupier.simulate.draws import Draws
 
 __all__ = [
     "Compiled",
@@ -68,6 +72,7 @@ IntArray: TypeAlias = npt.NDArray[np.int64]
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
 Mask: TypeAlias = BoolArray | None  # the deals that need a value; None for all of them
 _Node: TypeAlias = Callable[["_Context", Mask], IntArray]
+_Step: TypeAlias = Callable[["_Context", Mask, IntArray], IntArray]  # one link of a chain
 
 # dealer's IMP table: a difference above k of these numbers is worth k IMPs.  It is
 # the standard scale (20-40 is 1 IMP, 50-80 2 ...) except that dealer gives 10 IMPs
@@ -114,15 +119,19 @@ class _Context:
     many expressions evaluated on the same Holdings, ask for it.
     """
 
-    __slots__ = ("holdings", "names", "progress", "size")
+    __slots__ = ("draws", "holdings", "names", "progress", "size")
 
     def __init__(
-        self, deals: DealArray | bulk.Holdings, progress: double_dummy.Progress | None = None
+        self,
+        deals: DealArray | bulk.Holdings,
+        progress: double_dummy.Progress | None = None,
+        draws: Draws | None = None,
     ) -> None:
         self.holdings = deals if isinstance(deals, bulk.Holdings) else bulk.Holdings(deals)
         self.size = len(self.holdings)
         self.names: dict[str, tuple[IntArray, Mask]] = {}
         self.progress = progress
+        self.draws = draws
 
     def tricks_table(self, active: Mask) -> double_dummy.TricksArray:
         """Tricks tables with every deal of ``active`` solved (others may be zeros)."""
@@ -235,24 +244,17 @@ def scales_of(script: Script) -> dict[str, tuple[int, ...]]:
     values have 13 entries, A down to 2.  The dealer program (Debian build
     2021-11-21) numbers its tables hcp, control, pt0 ... pt9, so ``altcount 0``
     sets ``hcp``, ``altcount 1`` sets ``control`` and ``altcount K`` sets
-    ``pt(K-2)``.  A script with both ``pointcount`` and ``altcount 0`` is
-    refused: dealer keeps whichever comes last, which the parsed script does
-    not record.
+    ``pt(K-2)``.  ``pointcount`` and ``altcount 0`` both set the hcp table; the
+    parser keeps the later one, as dealer does.
 
     >>> from croupier.simulate import parse_script
     >>> scales_of(parse_script("pointcount 3 2 1\\naltcount 5 2 1"))
     {'hcp': (3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 'pt3': (2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)}
+    >>> scales_of(parse_script("pointcount 5 4 3 2 1\\naltcount 0 4 3 2 1"))["hcp"][:5]
+    (4, 3, 2, 1, 0)
     """
     scales: dict[str, tuple[int, ...]] = {}
     if script.pointcount is not None:
-        if 0 in script.altcount:
-            raise ScriptError(
-                script.filename,
-                0,
-                0,
-                "both pointcount and altcount 0 set the hcp scale and their order is not "
-                "recorded; keep one of them",
-            )
         scales["hcp"] = point_scale(script.pointcount)
     for number, values in sorted(script.altcount.items()):
         scales[_SCALED[number]] = point_scale(values)
@@ -282,11 +284,28 @@ class _Compiler:
             self.scales[name] = point_scale(values)
         self.named: dict[str, _Node] = {}
         self.compiling: set[str] = set()
+        self.depth = 0  # how deep compile() is in the expression (and evaluation will be)
+        self.mentions = 0  # rnd() mentions compiled so far: each draws its own numbers
+        self._random: dict[str, bool] = {}
 
     def fail(self, expr: Expr, message: str) -> ScriptError:
         return ScriptError(self.filename, expr.pos.line, expr.pos.column, message)
 
     def compile(self, expr: Expr) -> _Node:
+        """The node of ``expr``, one level below the expression being compiled.
+
+        The parser limits nesting to :data:`MAX_NESTING`; trees built by other code
+        are held to the same limit here, so evaluating never runs out of stack.
+        """
+        if self.depth > MAX_NESTING:
+            raise self.fail(expr, f"nesting deeper than {MAX_NESTING} levels")
+        self.depth += 1
+        try:
+            return self._compile(expr)
+        finally:
+            self.depth -= 1
+
+    def _compile(self, expr: Expr) -> _Node:
         if isinstance(expr, Number):
             number = expr.value
             return lambda ctx, active: np.full(ctx.size, number, np.int64)
@@ -317,13 +336,52 @@ class _Compiler:
         if isinstance(expr, Tricks):
             return self.tricks(expr)
         if isinstance(expr, Rnd):
-            raise self.fail(expr, "rnd() needs a random source, not available yet")
+            return self.rnd(expr)
         raise self.fail(expr, f"cannot evaluate {type(expr).__name__} {str(expr)!r}")
+
+    def rnd(self, expr: Rnd) -> _Node:
+        """``rnd(limit)``: mention number ``k`` of the expression draws its own numbers
+        (:class:`croupier.simulate.draws.Draws`), whatever the order of evaluation."""
+        limit = self.compile(expr.limit)
+        mention = self.mentions
+        self.mentions += 1
+        filename, pos = self.filename, expr.pos
+
+        def draw(ctx: _Context, active: Mask) -> IntArray:
+            if ctx.draws is None:
+                raise ScriptError(
+                    filename,
+                    pos.line,
+                    pos.column,
+                    "rnd() draws from a run's random stream: evaluate it in a simulation "
+                    "(croupier dealer, run_script, Simulation)",
+                )
+            bound = limit(ctx, active)
+            try:
+                return ctx.draws.below(mention, bound, active)
+            except ValueError as exc:
+                raise ScriptError(filename, pos.line, pos.column, str(exc)) from None
+
+        return draw
+
+    def random(self, name: str) -> bool:
+        """Whether the definition ``name`` calls ``rnd``, itself or through other names."""
+        if name not in self._random:
+            self._random[name] = False  # a name defined in terms of itself fails elsewhere
+            body = self.definitions.get(name)
+            found = False
+            if body is not None:
+                for node in body.walk():
+                    if isinstance(node, Rnd) or (isinstance(node, Name) and self.random(node.name)):
+                        found = True
+                        break
+            self._random[name] = found
+        return self._random[name]
 
     def tricks(self, expr: Tricks) -> _Node:
         # Refuse at compile time when the solver is missing, naming the call's position.
         double_dummy.require_solver(f"{self.filename}:{expr.pos.line}:{expr.pos.column}: ")
-        seat, strain = SEATS.index(expr.seat), double_dummy.STRAINS.index(expr.strain)
+        seat, strain = Seat(expr.seat).position, double_dummy.STRAINS.index(expr.strain)
         return lambda ctx, active: _int(ctx.tricks_table(active)[:, seat, strain])
 
     def call(self, expr: Call) -> _Node:
@@ -358,6 +416,8 @@ class _Compiler:
             self.compiling.add(key)
             body = self.compile(self.definitions[key])
             self.compiling.discard(key)
+            if self.random(key):
+                return body  # as in dealer, every use of the name draws afresh: no reuse
 
             def node(ctx: _Context, active: Mask) -> IntArray:
                 # Reuse the value when every deal asked for now was computed before.
@@ -374,12 +434,31 @@ class _Compiler:
         return self.named[key]
 
     def binary(self, expr: Binary) -> _Node:
-        left, right, op = self.compile(expr.left), self.compile(expr.right), expr.op
+        # A chain down the left operands (1 + 2 + ... + 30000) is one level: its links
+        # are applied in a loop, each to the value so far, in the order C evaluates them.
+        first, chain = left_chain(expr)
+        start = self.compile(first)
+        steps = [self.step(node, self.compile(node.right)) for node in chain]
+        if len(steps) == 1:
+            step = steps[0]
+            return lambda ctx, active: step(ctx, active, start(ctx, active))
+
+        def fold(ctx: _Context, active: Mask) -> IntArray:
+            value = start(ctx, active)
+            for step in steps:
+                value = step(ctx, active, value)
+            return value
+
+        return fold
+
+    def step(self, node: Binary, right: _Node) -> _Step:
+        """``value op right`` for the value of ``node.left`` computed before."""
+        op = node.op
         if op in ("&&", "||"):
             want = op == "&&"
 
-            def logical(ctx: _Context, active: Mask) -> IntArray:
-                first = left(ctx, active) != 0
+            def logical(ctx: _Context, active: Mask, left: IntArray) -> IntArray:
+                first = left != 0
                 more = first if want else ~first
                 if active is not None:
                     more = more & active
@@ -402,15 +481,19 @@ class _Compiler:
         }
         if op in compare:
             apply = compare[op]
-            return lambda ctx, active: apply(left(ctx, active), right(ctx, active))
+            return lambda ctx, active, left: apply(left, right(ctx, active))
         modulo = op == "%"
-        error = self.fail(expr, f"{'modulo' if modulo else 'division'} by zero in {expr}")
+        filename, pos = self.filename, node.pos
 
-        def divide(ctx: _Context, active: Mask) -> IntArray:
-            a, b = left(ctx, active), right(ctx, active)
+        def divide(ctx: _Context, active: Mask, a: IntArray) -> IntArray:
+            b = right(ctx, active)
             zero = b == 0
             if (zero if active is None else zero & active).any():
-                raise error
+                what = "modulo" if modulo else "division"
+                text = str(node)  # written only now: a long chain's text is long
+                if len(text) > 80:
+                    text = f"{text[:60]}... ({len(text):,} characters)"
+                raise ScriptError(filename, pos.line, pos.column, f"{what} by zero in {text}")
             quotient, remainder = _c_divide(a, np.where(zero, 1, b))
             return remainder if modulo else quotient
 
@@ -443,14 +526,16 @@ class Compiled:
     ('int64', (4,), True)
     """
 
-    __slots__ = ("_node", "expr")
+    __slots__ = ("_node", "expr", "random")
 
-    def __init__(self, expr: Expr, node: _Node) -> None:
+    def __init__(self, expr: Expr, node: _Node, random: bool = False) -> None:
         self.expr = expr
         self._node = node
+        self.random = random
+        """Whether the expression calls ``rnd`` (then a call needs ``draws=``)."""
 
-    def __call__(self, deals: DealArray | bulk.Holdings) -> IntArray:
-        ctx = _Context(deals)
+    def __call__(self, deals: DealArray | bulk.Holdings, draws: Draws | None = None) -> IntArray:
+        ctx = _Context(deals, draws=draws)
         return self._node(ctx, None)
 
     def __repr__(self) -> str:
@@ -473,7 +558,10 @@ def compile_expression(
     ``tricks`` solves each deal that needs it once per call (with the ``dd``
     extra; without it compiling raises
     :class:`~croupier.simulate.double_dummy.DoubleDummyUnavailable` naming the
-    call's position); ``rnd`` is refused with a :class:`ScriptError`.  Values
+    call's position); ``rnd`` draws from the ``draws=`` given to the call (a
+    :class:`croupier.simulate.draws.Draws`: the run's stream and the deals' numbers;
+    each mention of ``rnd`` draws its own numbers, and a name whose definition
+    calls ``rnd`` draws afresh at every use, as in dealer).  Values
     are 64-bit, where dealer's are 32-bit C ints (no hand function comes near).
 
     >>> from croupier.bulk.writers import parse_oneline
@@ -491,7 +579,8 @@ def compile_expression(
     croupier.simulate.parse.ScriptError: <expression>:1:1: division by zero in 1 / (hcp(east) - 10)
     """
     compiler = _Compiler(definitions or {}, scales or {}, filename)
-    return Compiled(expr, compiler.compile(expr))
+    node = compiler.compile(expr)
+    return Compiled(expr, node, random=compiler.mentions > 0)
 
 
 def compile_condition(script: Script) -> Callable[[DealArray | bulk.Holdings], BoolArray]:

@@ -33,12 +33,13 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.bulk import evaluate as bulk
+import croupier.bulk.evaluate as bulk
 from croupier.bulk.array import DealArray
 from croupier.cluster import chunk_count, in_order, open_client, task_slots
 from croupier.simulate.ast import Script
@@ -51,7 +52,6 @@ from croupier.simulate.run import (
     SimulationError,
     SimulationResult,
     Strategy,
-    _take,
 )
 from croupier.simulate.stats import Report
 
@@ -111,6 +111,7 @@ class ChunkSpec:
     cache: str
     tricks: bool
     statistics: bool
+    swap: int = 0
 
     @classmethod
     def of(
@@ -121,6 +122,7 @@ class ChunkSpec:
         strategy: Strategy = "auto",
         tricks: bool = False,
         statistics: bool = True,
+        swap: int = 0,
     ) -> ChunkSpec:
         """The spec of a new run (a fresh token); ``tricks`` is forced on when the
         statistics call ``tricks()``."""
@@ -128,18 +130,19 @@ class ChunkSpec:
         token = uuid.uuid4().hex
         cache = token
         if seed is not None:
-            cache = hashlib.sha256(pickle.dumps((script, seed, strategy))).hexdigest()
-        return cls(script, seed, strategy, token, cache, tricks or needs, statistics)
+            cache = hashlib.sha256(pickle.dumps((script, seed, strategy, swap))).hexdigest()
+        return cls(script, seed, strategy, token, cache, tricks or needs, statistics, swap)
 
 
 @dataclass(frozen=True)
 class ChunkResult:
     """One chunk's outcome: the passing deals, where they were, bits, tables, statistics.
 
-    ``rows`` are the passing rows' places in the chunk (``0`` is row
-    ``start``); ``bits_through[k]`` the bits consumed by the chunk's rows up
-    to the ``k``-th passing one, ``total_bits`` by all of them (``None`` when
-    the sampler does not count).
+    ``rows`` are the passing deals' places in the chunk (``0`` is deal
+    ``start`` of the run); ``bits_through[k]`` the bits consumed by the chunk's
+    deals up to the ``k``-th passing one, ``total_bits`` by all of them
+    (``None`` when the sampler does not count); ``stacked``: whether smart
+    stacking dealt any of its rows.
 
     >>> spec = ChunkSpec.of(parse_script("condition spades(north) >= 5"), seed="r")
     >>> part = simulate_chunk(spec, 100, 300)
@@ -156,6 +159,7 @@ class ChunkResult:
     total_bits: int | None
     tricks: TricksArray | None
     report: Report | None
+    stacked: bool = False
 
 
 def _worker_simulation(spec: ChunkSpec) -> tuple[Simulation, Compiled | None]:
@@ -164,7 +168,7 @@ def _worker_simulation(spec: ChunkSpec) -> tuple[Simulation, Compiled | None]:
     if found is not None:
         _WORKER_CACHE.move_to_end(spec.cache)
         return found
-    simulation = Simulation(spec.script, seed=spec.seed, strategy=spec.strategy)
+    simulation = Simulation(spec.script, seed=spec.seed, strategy=spec.strategy, swap=spec.swap)
     condition = None
     if simulation.condition is not None:
         condition = compile_expression(
@@ -179,20 +183,29 @@ def _worker_simulation(spec: ChunkSpec) -> tuple[Simulation, Compiled | None]:
     return simulation, condition
 
 
-def _statistics(script: Script, deals: DealArray, tricks: TricksArray | None) -> Report:
-    """The statistics of ``script``'s actions over ``deals`` (tables reused when given)."""
+def _statistics(
+    script: Script,
+    deals: DealArray,
+    tricks: TricksArray | None,
+    numbers: npt.NDArray[np.int64] | None = None,
+    simulation: Simulation | None = None,
+) -> Report:
+    """The statistics of ``script``'s actions over ``deals`` (tables reused when given;
+    ``rnd`` in an action draws with the deals' ``numbers`` from ``simulation``'s stream)."""
     from croupier.simulate.actions import ActionRunner
 
-    runner = ActionRunner(script.statistics_only(), io.StringIO())
+    draws = None if simulation is None else simulation.draws
+    runner = ActionRunner(script.statistics_only(), io.StringIO(), draws=draws)
     if len(deals):
-        runner.feed(deals, 1, tricks=tricks)
+        runner.feed(deals, 1, tricks=tricks, numbers=numbers)
     return runner.report()
 
 
-def simulate_chunk(spec: ChunkSpec, start: int, stop: int) -> ChunkResult:
-    """The task of one chunk: rows ``start`` .. ``stop - 1`` sampled, the condition applied.
+def simulate_chunk(spec: ChunkSpec, start: int, stop: int, row: int = 0) -> ChunkResult:
+    """The task of one chunk: deals ``start`` .. ``stop - 1`` of the run looked at (the
+    stacked ones from stacked row ``row`` on), the condition applied.
 
-    Pure: the same spec and rows give the same result (with a seed).
+    Pure: the same spec and deals give the same result (with a seed).
 
     >>> spec = ChunkSpec.of(parse_script("condition hcp(north) >= 20"), seed="c")
     >>> part = simulate_chunk(spec, 0, 2000)
@@ -202,30 +215,40 @@ def simulate_chunk(spec: ChunkSpec, start: int, stop: int) -> ChunkResult:
     (True, True)
     """
     simulation, condition = _worker_simulation(spec)
-    dealt = simulation.sampler.rows(start, stop)
+    piece = simulation.trials(start, stop, row)
+    dealt = piece.deals
     holdings = bulk.Holdings(dealt)
-    passed = np.ones(len(dealt), np.bool_) if condition is None else condition(holdings) != 0
+    if condition is None:
+        passed = np.ones(len(dealt), np.bool_)
+    elif condition.random:
+        passed = condition(holdings, simulation.draws("condition", piece.numbers, len(dealt))) != 0
+    else:
+        passed = condition(holdings) != 0
     kept = np.flatnonzero(passed)
-    deals = _take(dealt, kept)
+    deals = dealt[kept]
     tricks = solved_tricks(holdings, passed) if spec.tricks and kept.size else None
     if spec.tricks and tricks is None:
         tricks = np.zeros((0, 4, 5), np.int8)
+    places = piece.numbers[kept] - start
     bits_through = total = None
-    if dealt.bits is not None:
-        through = np.cumsum(dealt.bits, dtype=np.uint64)
-        bits_through = through[kept]
+    if piece.trial_bits is not None:
+        through = np.cumsum(piece.trial_bits, dtype=np.uint64)
+        bits_through = through[places]
         total = int(through[-1]) if len(through) else 0
-    report = _statistics(spec.script, deals, tricks) if spec.statistics else None
+    report = None
+    if spec.statistics:
+        report = _statistics(spec.script, deals, tricks, piece.numbers[kept], simulation)
     return ChunkResult(
         start,
         stop,
         np.ascontiguousarray(deals.piles),
         None if deals.bits is None else np.asarray(deals.bits, np.uint32),
-        kept.astype(np.int64),
+        places.astype(np.int64),
         bits_through,
         total,
         tricks,
         report,
+        piece.stacked and len(dealt) > 0,
     )
 
 
@@ -280,19 +303,16 @@ def chunk_batches(
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise SimulationError(f"chunk={chunk!r} must be a number of rows of at least 1")
     produce, generate = simulation.limits(produce, generate)
-    if simulation.impossible or produce == 0:
+    if produce == 0 or generate == 0:
         return
     ahead = max(4, 2 * task_slots(client)) if window is None else window
-    tasks = (
-        (spec, c * chunk, min(generate, (c + 1) * chunk))
-        for c in range(chunk_count(generate, chunk))
-    )
     produced = 0
     layout = simulation.layout
+    stacked = False
     for result in in_order(
         client,
         simulate_chunk,
-        tasks,
+        _tasks(simulation, spec, generate, chunk),
         key=lambda c: f"croupier-chunk-{spec.token}-{c}",
         window=ahead,
     ):
@@ -311,9 +331,37 @@ def chunk_batches(
         deals = DealArray(layout, result.piles[:keep], bits=row_bits, check=False)
         tricks = None if result.tricks is None else result.tricks[:keep]
         produced += keep
-        yield ChunkBatch(RunBatch(deals, stop, produced, bits), tricks, report)
+        stacked = stacked or result.stacked
+        numbers = result.start + result.rows[:keep]
+        yield ChunkBatch(
+            RunBatch(deals, stop, produced, bits, numbers, stacked=stacked), tricks, report
+        )
         if produced >= produce:
             return
+    if _hopeless(simulation, generate):  # beyond the pilot no deal can pass: none is dealt
+        empty = DealArray(layout, _empty(simulation), check=False)
+        yield ChunkBatch(RunBatch(empty, generate, produced, 0, stacked=stacked), None, None)
+
+
+def _hopeless(simulation: Simulation, generate: int) -> bool:
+    """Whether the deals from the pilot on cannot pass (an empty stacked support)."""
+    return generate > simulation.pilot and simulation.sampler.probability == 0
+
+
+def _tasks(
+    simulation: Simulation, spec: ChunkSpec, generate: int, chunk: int
+) -> Iterator[tuple[ChunkSpec, int, int, int]]:
+    """The chunk tasks: deals ``lo`` .. ``hi - 1`` and the first stacked row for them
+    (the coordinator counts which deals of each chunk fall in the stacked support)."""
+    row = 0
+    for c in range(chunk_count(generate, chunk)):
+        lo, hi = c * chunk, min(generate, (c + 1) * chunk)
+        if hi > simulation.pilot and _hopeless(simulation, generate):
+            return
+        yield spec, lo, hi, row
+        start = max(lo, simulation.pilot)
+        if hi > start and simulation.sampler is not simulation.rejection:
+            row += simulation.support.count(start, hi)
 
 
 def run_distributed(
@@ -348,7 +396,9 @@ def run_distributed(
     simulation = Simulation(parsed, seed=seed, strategy=strategy)
     spec = ChunkSpec.of(parsed, seed=seed, strategy=strategy)
     parts: list[DealArray] = []
+    numbers: list[npt.NDArray[np.int64]] = []
     generated = produced = 0
+    stacked = False
     bits: int | None = 0
     report = _statistics(parsed, DealArray(simulation.layout, _empty(simulation)), None)
     with open_client(workers=workers, scheduler=scheduler, client=client) as active:
@@ -357,11 +407,14 @@ def run_distributed(
         ):
             part = merged.batch
             parts.append(part.deals)
-            generated, produced = part.generated, part.produced
+            numbers.append(part.numbers)
+            generated, produced, stacked = part.generated, part.produced, part.stacked
             bits = None if bits is None or part.bits is None else bits + part.bits
             chunk_report = merged.report
             if chunk_report is None:
-                chunk_report = _statistics(parsed, part.deals, merged.tricks)
+                chunk_report = _statistics(
+                    parsed, part.deals, merged.tricks, part.numbers, simulation
+                )
             report = report.merge(chunk_report)
     deals = (
         DealArray.concatenate(parts) if parts else DealArray(simulation.layout, _empty(simulation))
@@ -370,11 +423,12 @@ def run_distributed(
         deals,
         generated,
         produced,
-        simulation.strategy,
+        simulation.strategy if stacked else "rejection",
         simulation.source,
-        simulation.sampler.probability,
+        Fraction(1),
         bits,
         report,
+        np.concatenate(numbers) if numbers else np.zeros(0, np.int64),
     )
 
 

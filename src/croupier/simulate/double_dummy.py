@@ -19,6 +19,8 @@ of a second of CPU per deal, so this is for thousands of deals, not millions.
 table (DDS's dealer-aware par), and :func:`pbn_dd_tags` /
 :func:`dd_table_text` write a table as PBN tags (``DoubleDummyTricks``,
 ``OptimumScore``, ``ParContract``, ``OptimumResultTable``) or as a small grid.
+:func:`analyse_hand_record` fills in the tables and par of a printed hand
+record (:mod:`croupier.formats.hand_record`).
 
 >>> from croupier.bulk import DealArray
 >>> from croupier.dealing.deal import deal_from_number
@@ -38,14 +40,18 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import SEATS, VULNERABILITIES, Seat, Vulnerability
 from croupier.bulk.array import DealArray
 from croupier.errors import CroupierError, MissingExtraError, excerpt
+from croupier.seats import SEATS, VULNERABILITIES, Seat, Vulnerability
+
+if TYPE_CHECKING:
+    from croupier.boards import Hands
+    from croupier.formats.hand_record import HandRecord
 
 __all__ = [
     "BATCH_DEALS",
@@ -57,6 +63,7 @@ __all__ = [
     "ParResult",
     "Progress",
     "TricksArray",
+    "analyse_hand_record",
     "dd_table_text",
     "double_dummy_available",
     "double_dummy_tricks_tag",
@@ -82,10 +89,15 @@ INSTALL_HINT: Final = "pip install 'croupier[dd]'"
 """What to run to get the double-dummy solver."""
 
 _SOLVER_MODULE = "endplay._dds"
-_VUL_CODE = {"None": 0, "All": 1, "NS": 2, "EW": 3}  # DDS's vulnerability numbers
+_VUL_CODE = {  # DDS's vulnerability numbers
+    Vulnerability.NONE: 0,
+    Vulnerability.ALL: 1,
+    Vulnerability.NS: 2,
+    Vulnerability.EW: 3,
+}
 _PAR_STRAINS: tuple[Strain, ...] = ("NT", "S", "H", "D", "C")  # DDS's par denominations
-_PAR_SEATS = ("N", "E", "S", "W", "NS", "EW")  # DDS's par "seats"
-_TAG_SEATS = (0, 2, 1, 3)  # N S E W: the declarer order of PBN's double-dummy tags
+_PAR_SEATS = (*(seat.letter for seat in SEATS), "NS", "EW")  # DDS's par "seats"
+
 _TAG_STRAINS = (4, 0, 1, 2, 3)  # NT S H D C: their strain order
 _HEX = np.frombuffer(b"0123456789abcdef", np.uint8)
 
@@ -313,7 +325,8 @@ def par_results(
     for i in range(n):  # one small C call per deal, after the (far costlier) solving
         table = dds.ddTableResults.from_buffer_copy(dds_tables[i].tobytes())
         master = dds.parResultsMaster()
-        dds.DealerParBin(table, master, SEATS.index(dealers[i]), _VUL_CODE[vuls[i]])
+        seat, vul = Seat(dealers[i]), Vulnerability(vuls[i])
+        dds.DealerParBin(table, master, seat.position, _VUL_CODE[vul])
         out.append(_par_result(master))
     return out
 
@@ -372,7 +385,7 @@ def double_dummy_tricks_tag(tables: npt.ArrayLike) -> list[str]:
     values = np.asarray(tables)
     if values.ndim != 3 or values.shape[1:] != (4, 5):
         raise DoubleDummyError(f"tables= has shape {values.shape}; expected (n, 4, 5)")
-    ordered = values[:, _TAG_SEATS][:, :, _TAG_STRAINS].reshape(len(values), 20)
+    ordered = values[:, _tag_seats()][:, :, _TAG_STRAINS].reshape(len(values), 20)
     text = _HEX[ordered.astype(np.intp)].tobytes().decode("ascii")
     return [text[i : i + 20] for i in range(0, len(text), 20)]
 
@@ -399,7 +412,90 @@ def pbn_dd_tags(table: npt.ArrayLike, par: ParResult | None = None) -> str:
         lines.append(f'[OptimumScore "{par.optimum_score}"]')
         lines.append(f'[ParContract "{par.par_contract}"]')
     lines.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
-    for seat in _TAG_SEATS:
+    for seat in _tag_seats():
         for strain in _TAG_STRAINS:
             lines.append(f"{SEATS[seat]} {STRAINS[strain]:>2} {int(values[seat, strain]):>2}")
     return "\n".join(lines) + "\n"
+
+
+# -- hand records ------------------------------------------------------------------------------
+
+#: Tricks tables already solved, by deal (hands N E S W): a hand record made again, or the same
+#: boards in another file, are not solved twice.  Cleared when it holds this many deals.
+_SOLVED_LIMIT: Final = 4096
+_solved: dict[Hands, TricksArray] = {}
+
+
+def _deal_array(hands: Sequence[Hands]) -> DealArray:
+    """The bridge deal array of complete hands ``(N, E, S, W)``."""
+    from croupier.dealing.layout import make_layout
+
+    layout = make_layout("bridge")
+    column = {card: i for i, card in enumerate(layout.deck)}
+    piles = np.zeros((len(hands), len(layout.deck)), np.uint8)
+    for row, deal in enumerate(hands):
+        for seat, hand in enumerate(deal):
+            piles[row, [column[card] for card in hand]] = seat
+    return DealArray(layout, piles)
+
+
+def _tag_seats() -> tuple[int, ...]:
+    """N S E W: the seats of PBN's double-dummy tags (hand records' order), by position."""
+    from croupier.formats.hand_record import DD_ROWS
+
+    return tuple(seat.position for seat in DD_ROWS)
+
+
+def analyse_hand_record(record: HandRecord, *, progress: Progress | None = None) -> HandRecord:
+    """``record`` with every board's double-dummy tricks table and par filled in (DDS).
+
+    Each board's par takes its own dealer and vulnerability.  A board whose
+    deal is partial cannot be solved: the error names it.  Deals solved
+    before in this process are taken from memory.
+
+    >>> from croupier.boards import Board
+    >>> from croupier.formats.hand_record import HandRecord
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> done = analyse_hand_record(HandRecord.from_boards([Board.standard(1, goedel_unrank(0))]))
+    >>> dd = done.boards[0].double_dummy
+    >>> dd.tricks[0], dd.par_score, [c.text for c in dd.par_contracts]
+    ((13, 0, 13, 0, 0), 1510, ['NS 7S'])
+    """
+    from croupier.formats.hand_record import DoubleDummy
+    from croupier.formats.hand_record import ParContract as HandRecordContract
+
+    boards = record.boards
+    for board in boards:
+        if not board.complete:
+            raise DoubleDummyError(
+                f"board {board.number} is a partial deal; double-dummy analysis needs all 52 "
+                "cards (make the hand record without it)"
+            )
+    if not boards:
+        return record
+    hands = [b.hands for b in boards]
+    todo = list(dict.fromkeys(h for h in hands if h not in _solved))
+    if todo:
+        solved = tricks_table(_deal_array(todo), progress=progress)
+        if len(_solved) + len(todo) > _SOLVED_LIMIT:
+            _solved.clear()
+        _solved.update(zip(todo, solved, strict=True))
+    tables = np.stack([_solved[h] for h in hands])
+    pars = par_results(
+        _deal_array(hands),
+        [b.dealer for b in boards],
+        [b.vulnerable for b in boards],
+        tables=tables,
+    )
+    results = [
+        DoubleDummy(
+            tuple(tuple(int(v) for v in row) for row in table),
+            par.score,
+            tuple(
+                HandRecordContract(c.level, c.strain, c.declarer, c.doubled, c.result)
+                for c in par.contracts
+            ),
+        )
+        for table, par in zip(tables, pars, strict=True)
+    ]
+    return record.with_double_dummy(results)

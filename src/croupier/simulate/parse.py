@@ -20,18 +20,17 @@ croupier.simulate.parse.ScriptError: nt.dlr:1:25: found the end of the script, e
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, cast
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from croupier.boards import Seat, Vulnerability
 from croupier.cards import Card, parse_card
 from croupier.dealing.evaluation import EvaluationError, ShapePattern, ShapeTerm, parse_shape
 from croupier.errors import CroupierError, bounded_decimal, excerpt
+from croupier.seats import Seat, Vulnerability
 from croupier.simulate.ast import (
     Action,
     Average,
@@ -67,15 +66,66 @@ from croupier.simulate.ast import (
     Unary,
 )
 from croupier.simulate.grammar import GRAMMAR, KEYWORDS
-from croupier.simulate.parser_cache import cached_parser
+from croupier.simulate.parser_cache import cached_parser, cached_script
 
-__all__ = ["MAX_NUMBER", "ScriptError", "parse_expression", "parse_script"]
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import (
+        UnexpectedCharacters,
+        UnexpectedEOF,
+        UnexpectedInput,
+        UnexpectedToken,
+    )
+
+
+def _load_lark() -> None:
+    """Import lark on the first parse (a script parsed before comes from the cache of
+    :func:`croupier.simulate.parser_cache.cached_script`, without lark)."""
+    if "Token" in globals():
+        return
+    import lark
+    import lark.exceptions
+
+    globals().update(
+        Lark=lark.Lark,
+        Token=lark.Token,
+        Tree=lark.Tree,
+        UnexpectedCharacters=lark.exceptions.UnexpectedCharacters,
+        UnexpectedEOF=lark.exceptions.UnexpectedEOF,
+        UnexpectedInput=lark.exceptions.UnexpectedInput,
+        UnexpectedToken=lark.exceptions.UnexpectedToken,
+    )
+
+
+__all__ = [
+    "MAX_NESTING",
+    "MAX_NUMBER",
+    "MAX_SCRIPT",
+    "MAX_TOKENS",
+    "ScriptError",
+    "parse_expression",
+    "parse_script",
+]
 
 MAX_NUMBER = 2**31 - 1
 """The largest integer literal (dealer's numbers are C ``int``)."""
 
 MAX_SCRIPT = 1_000_000
 """The longest script text accepted, in characters."""
+
+MAX_TOKENS = 100_000
+"""The most tokens (words, numbers, operators, parentheses; not comments or spaces) of a
+script or expression: the parser reads about 50,000 a second, so any script is read,
+or refused, within seconds."""
+
+MAX_NESTING = 100
+"""The deepest nesting of an expression, counted two ways, each at most this: while
+reading, every open parenthesis (a function's too), pending ``!``/``not`` and pending
+``?:``; in the syntax tree, every operand of ``!``, ``?:``, a function or an operator
+(except the left operands along a chain: ``1 + 2 + ... + 30000`` is one level) and
+every name, whose definition's depth it adds.  Real scripts nest a few levels; the
+limit keeps every later stage (compiling, evaluating, printing, pickling) far from
+Python's recursion limit, and deeper input is refused before it is parsed."""
 
 
 class ScriptError(CroupierError):
@@ -117,16 +167,7 @@ def _parser() -> Lark:
 
 # -- words -----------------------------------------------------------------------------
 
-_SEATS: dict[str, Seat] = {"north": "N", "east": "E", "south": "S", "west": "W"}
 _SUIT_OF: dict[str, SuitLetter] = {"club": "C", "diamond": "D", "heart": "H", "spade": "S"}
-_VULNERABILITY: dict[str, Vulnerability] = {
-    "ns": "NS",
-    "NS": "NS",
-    "ew": "EW",
-    "EW": "EW",
-    "all": "All",
-    "none": "None",
-}
 _SYNONYMS = ("ten", "jack", "queen", "king", "ace", "top2", "top3", "top4", "top5", "c13")
 
 
@@ -212,16 +253,49 @@ def _expected(names: Iterable[str]) -> str:
 
 _KEYWORD_RE = re.compile("|".join(w for words in KEYWORDS.values() for w in words))
 
+# A run of the characters of hex, base64 (both alphabets) and SquareDeal keys; a key file
+# given as a script must not end up quoted on a terminal or in a log.
+_KEY_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/=_-")
+_KEY_RUN = re.compile(r"[0-9A-Za-z+/=_-]+")
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]{8}")
+_LONG_RUN = 20
 
-def _found(token: Token) -> str:
+
+def _quoted(word: str, source: str = "", start: int | None = None, limit: int = 30) -> str:
+    """``word`` quoted for a message, or ``<N characters hidden>`` when it may be key material.
+
+    ``word`` starts at ``start`` in ``source``: the run of key characters around it
+    (letters, digits and ``+ / = _ -``) is judged whole, so a piece of a base64
+    line between two ``+`` is hidden too.  Hidden: a run holding 8 hex digits in a
+    row, or one of 20 characters or more with both letters and digits.  Names
+    and numbers of real scripts are shorter.
+
+    >>> _quoted("west1n"), _quoted("6b1f0e38d9c2"), _quoted("wU9T", "wU9T+Kd8s0Zq7/Lm2Pq4Xv", 0)
+    ("'west1n'", '<12 characters hidden>', '<4 characters hidden>')
+    """
+    if start is None or source[start : start + len(word)] != word:
+        source, start = word, 0
+    left, right = start, start + len(word)
+    while left > 0 and source[left - 1] in _KEY_CHARS:
+        left -= 1
+    while right < len(source) and source[right] in _KEY_CHARS:
+        right += 1
+    for run in _KEY_RUN.findall(source, left, right):
+        long_mixed = len(run) >= _LONG_RUN and not run.isalpha() and not run.isdigit()
+        if _HEX_RUN.search(run) or (long_mixed and any(c.isalpha() for c in run)):
+            return f"<{len(word)} characters hidden>"
+    return excerpt(word, limit)
+
+
+def _found(token: Token, source: str = "") -> str:
     if token.type == "$END":
         return "the end of the script"
-    text = excerpt(str(token), 30)
+    text = _quoted(str(token), source, token.start_pos)
     if token.type == "IDENT":
         hint = " (dealer's keywords are lower case)" if _keyword_like(str(token)) else ""
         return f"name {text}{hint}"
     if token.type in {"NUMBER", "DISTR_OR_NUMBER"}:
-        return f"number {excerpt(str(token), 30)[1:-1]}"
+        return f"number {text[1:-1] if text.startswith(chr(39)) else text}"
     if token.type in {"HOLDING", "CARD", "CONTRACT", "DISTR", "STRING"}:
         return f"{token.type.lower().replace('distr', 'shape')} {text}"
     return text
@@ -258,13 +332,14 @@ def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> ScriptError
             at = call.start(1)
             line = text.count("\n", 0, at) + 1
             column = at - (text.rfind("\n", 0, at) + 1) + 1
-            message = f"found name {excerpt(word, 30)} followed by '(', which no function is{lower}"
+            word = _quoted(word, text, at)
+            message = f"found name {word} followed by '(', which no function is{lower}"
             return ScriptError(filename, line, column, message)
         expected: set[str] = set(exc.expected)
         if exc.interactive_parser is not None:  # only what can really follow (no LALR merging)
             accepts = cast(Callable[[], set[str]], exc.interactive_parser.accepts)
             expected = set(accepts()) or expected
-        message = f"found {_found(token)}, expected {_expected(expected)}"
+        message = f"found {_found(token, text)}, expected {_expected(expected)}"
         if before.endswith("-") and expected <= {"NUMBER", "DISTR_OR_NUMBER"}:
             message += " (only a number can be negative: write 0 - x)"
         return ScriptError(filename, line, column, message)
@@ -321,12 +396,24 @@ _BINARY = {
 }
 
 
-class _Builder:
-    """Turns lark's tree into the syntax tree, checking names and values on the way."""
+_TOO_DEEP = f"nesting deeper than {MAX_NESTING} levels"
 
-    def __init__(self, filename: str, names: Iterable[str] = ()) -> None:
+
+class _Builder:
+    """Turns lark's tree into the syntax tree, checking names and values on the way.
+
+    ``source`` is the text parsed (to judge what an error message may quote).
+    Chains of binary operators are built in a loop; every other nesting costs one
+    level of recursion, at most :data:`MAX_NESTING` (``heights`` holds how deep each
+    definition goes, so a name adds its definition's depth).
+    """
+
+    def __init__(self, filename: str, names: Iterable[str] = (), source: str = "") -> None:
         self.filename = filename
+        self.source = source
         self.defined: dict[str, Position] = {name: Position(0, 0) for name in names}
+        self.heights: dict[str, int] = {}
+        self.deepest = 0
 
     def fail(self, where: Tree[Token] | Token | Position, message: str) -> NoReturn:
         pos = where if isinstance(where, Position) else _pos(where)
@@ -338,9 +425,9 @@ class _Builder:
         if isinstance(node, Token):
             value = bounded_decimal(str(node), 10)
             if value is None or value > MAX_NUMBER:
-                self.fail(
-                    node, f"number {excerpt(str(node), 20)} is too large (at most {MAX_NUMBER})"
-                )
+                # Not quoted: 10 digits or more may be a piece of a key; say only how long.
+                digits = len(str(node))
+                self.fail(node, f"number of {digits} digits is too large (at most {MAX_NUMBER})")
             return value
         child = node.children[0]
         if isinstance(child, Tree):  # negative
@@ -349,60 +436,82 @@ class _Builder:
 
     # expressions
 
-    def expr(self, node: Tree[Token] | Token) -> Expr:
+    def expr(self, node: Tree[Token] | Token, depth: int = 0) -> Expr:
+        """The expression of ``node``, nested ``depth`` levels deep in the whole one."""
         pos = _pos(node)
+        if depth > MAX_NESTING:
+            self.fail(node, _TOO_DEEP)
+        self.deepest = max(self.deepest, depth)
         if isinstance(node, Token):  # cannot happen with this grammar; kept for safety
-            self.fail(node, f"found {excerpt(str(node))}, expected an expression")
+            self.fail(
+                node,
+                f"found {_quoted(str(node), self.source, node.start_pos)}, expected an expression",
+            )
         kind = str(node.data)
         kids = node.children
         if kind == "number":
             return Number(self.number(node), pos=pos)
-        if kind in _BINARY:
-            left, right = kids[0], kids[-1]
-            return Binary(_BINARY[kind], self.expr(left), self.expr(right), pos=pos)
+        if kind in _BINARY:  # a chain down the left operands: one level, built in a loop
+            chain: list[Tree[Token]] = []
+            first: Tree[Token] | Token = node
+            while isinstance(first, Tree) and str(first.data) in _BINARY:
+                chain.append(first)
+                first = first.children[0]
+            result = self.expr(first, depth + 1)
+            for link in reversed(chain):
+                right = self.expr(link.children[-1], depth + 1)
+                result = Binary(_BINARY[str(link.data)], result, right, pos=_pos(link))
+            return result
         if kind == "not_":
-            return Unary("!", self.expr(kids[-1]), pos=pos)
+            return Unary("!", self.expr(kids[-1], depth + 1), pos=pos)
         if kind == "conditional":
-            test, then, otherwise = (self.expr(k) for k in kids)
+            test, then, otherwise = (self.expr(k, depth + 1) for k in kids)
             return Conditional(test, then, otherwise, pos=pos)
         words = [str(k) for k in kids if isinstance(k, Token)]
         if kind == "name":
-            return self.name(cast(Token, kids[0]))
+            return self.name(cast(Token, kids[0]), depth)
         if kind == "length":
-            return Call("length", _SEATS[words[1]], _suit(words[0]), pos=pos)
+            return Call("length", Seat.parse(words[1]), _suit(words[0]), pos=pos)
         if kind == "hand_fn":
             suit = _suit(words[2]) if len(words) > 2 else None
-            return Call(_hand_function(words[0]), _SEATS[words[1]], suit, pos=pos)
+            return Call(_hand_function(words[0]), Seat.parse(words[1]), suit, pos=pos)
         if kind == "cccc":
-            return Call("cccc", _SEATS[words[1]], pos=pos)
+            return Call("cccc", Seat.parse(words[1]), pos=pos)
         if kind == "quality":
-            return Call("quality", _SEATS[words[1]], _suit(words[2]), pos=pos)
+            return Call("quality", Seat.parse(words[1]), _suit(words[2]), pos=pos)
         if kind == "shape":
             items = [k for k in kids if isinstance(k, Tree)]
-            return Shape(_SEATS[words[1]], self.shape(items), pos=pos)
+            return Shape(Seat.parse(words[1]), self.shape(items), pos=pos)
         if kind == "hascard":
-            return HasCard(_SEATS[words[1]], parse_card(words[2]), pos=pos)
+            return HasCard(Seat.parse(words[1]), parse_card(words[2]), pos=pos)
         if kind == "tricks":
             strain: Strain = "NT" if words[2].startswith("notrump") else _suit(words[2])
-            return Tricks(_SEATS[words[1]], strain, pos=pos)
+            return Tricks(Seat.parse(words[1]), strain, pos=pos)
         if kind == "score":
             level, letter = int(words[2][1]), words[2][2]
             contract = Contract(level, cast(Strain, "NT" if letter == "N" else letter))
-            return Score(words[1] == "vul", contract, self.expr(kids[-1]), pos=pos)
+            return Score(words[1] == "vul", contract, self.expr(kids[-1], depth + 1), pos=pos)
         if kind == "imps":
-            return Imps(self.expr(kids[-1]), pos=pos)
+            return Imps(self.expr(kids[-1], depth + 1), pos=pos)
         if kind == "rnd":
-            return Rnd(self.expr(kids[-1]), pos=pos)
+            return Rnd(self.expr(kids[-1], depth + 1), pos=pos)
         self.fail(node, f"unexpected construct {kind}")  # pragma: no cover - grammar bug
 
-    def name(self, token: Token) -> Name:
+    def name(self, token: Token, depth: int = 0) -> Name:
         name = str(token)
         if name not in self.defined:
             if _keyword_like(name):
                 hint = "; dealer's keywords are lower case"
             else:
                 hint = "; define it (name = expression) before its use"
-            self.fail(token, f"unknown name {excerpt(name, 30)}{hint}")
+            self.fail(token, f"unknown name {_quoted(name, self.source, token.start_pos)}{hint}")
+        height = self.heights.get(name)
+        if height is not None:  # evaluating the name evaluates its definition, one level down
+            reached = depth + 1 + height
+            if reached > MAX_NESTING:
+                shown = _quoted(name, self.source, token.start_pos)
+                self.fail(token, f"{_TOO_DEEP}, through the definition of {shown}")
+            self.deepest = max(self.deepest, reached)
         return Name(name, pos=_pos(token))
 
     def shape(self, items: list[Tree[Token]]) -> ShapePattern:
@@ -454,7 +563,9 @@ class _Builder:
         if kind in simple:
             return simple[kind](pos=pos)
         if kind == "print":
-            seats = tuple(_SEATS[str(k)] for k in kids if isinstance(k, Token) and k.type == "SEAT")
+            seats = tuple(
+                Seat.parse(str(k)) for k in kids if isinstance(k, Token) and k.type == "SEAT"
+            )
             return Print(seats, pos=pos)
         if kind == "printcompact":
             return PrintCompact(self.expr(parts[0]) if parts else None, pos=pos)
@@ -507,9 +618,9 @@ class _Builder:
                 if not values.get(kind):
                     values[kind] = value or None
             elif kind == "dealer":
-                values["dealer"] = _SEATS[str(kids[1])]
+                values["dealer"] = Seat.parse(str(kids[1]))
             elif kind == "vulnerable":
-                values["vulnerable"] = _VULNERABILITY[str(kids[1])]
+                values["vulnerable"] = Vulnerability.from_dealer_word(str(kids[1]))
             elif kind == "predeal":
                 for item in kids[1:]:
                     if not isinstance(item, Tree):
@@ -520,11 +631,14 @@ class _Builder:
                         lengths.append(self.predeal_length(item, lengths))
             elif kind == "pointcount":
                 values["pointcount"] = self.counts(kids[1:])
+                altcount.pop(0, None)  # both set the hcp table: the later one wins, as in dealer
             elif kind == "altcount":
                 index = self.number(kids[1])
                 if not 0 <= index <= 9:
                     self.fail(kids[1], f"altcount number {index} is not 0 to 9 (pt0 ... pt9)")
                 altcount[index] = self.counts(kids[2:])
+                if index == 0:
+                    values.pop("pointcount", None)
             elif kind in {"condition", "bare_condition"}:
                 values["condition"] = self.expr(kids[-1])
             elif kind == "definition":
@@ -532,9 +646,12 @@ class _Builder:
                 name = str(token)
                 if name in self.defined:
                     first = self.defined[name]
-                    self.fail(token, f"{excerpt(name, 30)} is already defined (line {first.line})")
+                    shown = _quoted(name, self.source, token.start_pos)
+                    self.fail(token, f"{shown} is already defined (line {first.line})")
+                self.deepest = 0
                 expr = self.expr(kids[1])
                 self.defined[name] = _pos(token)
+                self.heights[name] = self.deepest
                 definitions[name] = Definition(name, expr, pos=_pos(token))
             elif kind == "action_statement":
                 values["actions"] = tuple(self.action(k) for k in kids if isinstance(k, Tree))
@@ -555,7 +672,7 @@ class _Builder:
 
     def predeal_cards(self, item: Tree[Token], owner: dict[Card, Seat]) -> PredealCards:
         seat_token = cast(Token, item.children[0])
-        seat = _SEATS[str(seat_token)]
+        seat = Seat.parse(str(seat_token))
         cards: list[Card] = []
         for holding in item.children[1:]:
             holding = cast(Token, holding)
@@ -572,7 +689,7 @@ class _Builder:
 
     def predeal_length(self, item: Tree[Token], lengths: list[PredealLength]) -> PredealLength:
         suit_token, seat_token, number = (cast(Token, k) for k in item.children)
-        seat, suit = _SEATS[str(seat_token)], _suit(str(suit_token))
+        seat, suit = Seat.parse(str(seat_token)), _suit(str(suit_token))
         length = self.number(number)
         for old in lengths:
             if (old.seat, old.suit) == (seat, suit):
@@ -600,7 +717,173 @@ class _Builder:
                 )
 
 
+# -- limits before parsing -------------------------------------------------------------
+
+# What the scan before parsing tells apart: spaces and comments (not tokens), strings,
+# words and numbers, and operators (the two-character ones first).
+_SCAN = re.compile(
+    r"(?P<skip>[ \t\r\n]+|//[^\n]*|/\*.*?\*/|(?<![^\n])#[^\n]*)"
+    r'|(?P<string>"[^"]*")'
+    r"|(?P<word>[0-9]+|[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op>&&|\|\||==|!=|<=|>=|\\n|.)",
+    re.DOTALL,
+)
+_STATEMENT_WORDS = frozenset(
+    {"generate", "produce", "dealer", "vulnerable", "predeal", "pointcount", "altcount"}
+    | {"condition", "action"}
+)
+_OPERATOR_WORDS = frozenset({"and", "or", "not"})
+# Functions and actions whose parentheses hold no expression, or one that starts afresh
+# (an action's): their parenthesis is no level of nesting.  imps, rnd and score are not.
+_FLAT_CALL = re.compile(
+    "|".join(
+        word
+        for name in (
+            *("SUIT", "HAND_FN", "CCCC", "QUALITY", "SHAPE", "HASCARD", "TRICKS"),
+            *("PRINT", "PRINTES", "PRINTCOMPACT", "PRINTONELINE", "FREQUENCY"),
+        )
+        for word in KEYWORDS[name]
+    )
+)
+
+
+def _scan(text: str, filename: str) -> None:
+    """Refuse, before the (slower) parser runs, a text of more than :data:`MAX_TOKENS`
+    tokens or nested deeper than :data:`MAX_NESTING` levels as it is read.
+
+    The depth while reading is each open parenthesis and, at each parenthesis
+    level, the ``!``/``not`` still waiting for their operand and the ``?`` of the
+    conditionals still open (until the level closes, a ``,`` or a new statement:
+    a statement word, ``name =``, or an operand right after an operand); a name
+    adds one level and the depth its definition reached.  Operators of rising
+    precedence, which the syntax tree also counts, are left to the parser's check.
+
+    >>> _scan("condition " + "!" * 101 + "1", "x.dlr")
+    Traceback (most recent call last):
+    ...
+    croupier.simulate.parse.ScriptError: x.dlr:1:111: nesting deeper than 100 levels ...
+    """
+    scan = _Scan()
+    tokens = 0
+    for match in _SCAN.finditer(text):
+        kind = match.lastgroup or ""
+        if kind == "skip":
+            continue
+        tokens += 1
+        if tokens > MAX_TOKENS:
+            _refuse(text, filename, match.start(), _TOO_MANY)
+        problem = scan.read(match.group(), kind)
+        if problem:
+            _refuse(text, filename, match.start(), problem)
+
+
+class _Scan:
+    """The state of :func:`_scan`: open parentheses, pending operators, definitions."""
+
+    def __init__(self) -> None:
+        self.levels = [[0, 0, 0]]  # per parenthesis: pending !/not, pending ?, its own level
+        self.depth = 0  # parentheses and pending operators of every level
+        self.after_operand = False  # the last token ended an operand (number, name, ")")
+        self.last = ""  # the last token, if a word
+        self.last_string = False  # whether the last token was a string (a label)
+        self.heights: dict[str, int] = {}  # how deep each definition went
+        self.defining: str | None = None  # the definition being read
+        self.reached = 0  # how deep it went so far
+
+    def statement(self) -> None:
+        """A new statement starts (outside any parenthesis)."""
+        level = self.levels[-1]
+        self.depth -= level[0] + level[1]
+        level[0] = level[1] = 0
+        if self.defining is not None:
+            self.heights[self.defining] = self.reached
+            self.defining = None
+
+    def read(self, token: str, kind: str) -> str:
+        """Take one token; the message of a refusal, or ``""``."""
+        levels = self.levels
+        level = levels[-1]
+        outside = len(levels) == 1
+        operand = False
+        through = ""
+        if token == "(":
+            if self.after_operand and outside and not self.last:
+                self.statement()  # "... : 0 (x) ? ..." starts a new statement
+            flat = self.last_string or bool(self.last and _FLAT_CALL.fullmatch(self.last))
+            levels.append([0, 0, 0 if flat else 1])
+            self.depth += levels[-1][2]
+        elif token == ")":
+            if not outside:
+                inner = levels.pop()
+                level = levels[-1]
+                self.depth -= inner[0] + inner[1] + inner[2] + level[0]
+                level[0] = 0  # the parenthesis was the operand of the pending !/not
+            operand = True
+        elif token in ("!", "not"):
+            level[0] += 1
+            self.depth += 1
+        elif token == "?":
+            level[1] += 1
+            self.depth += 1
+        elif token == ",":
+            self.depth -= level[0] + level[1]
+            level[0] = level[1] = 0
+        elif outside and (token == "=" or token in _STATEMENT_WORDS):
+            name = self.last if token == "=" else ""
+            self.statement()
+            if name:
+                self.defining, self.reached = name, 0
+        elif kind in ("word", "string") and token not in _OPERATOR_WORDS:
+            if self.after_operand and outside:
+                self.statement()  # an operand right after an operand: a new statement
+            height = self.heights.get(token)
+            if height is not None:
+                deepest = self.depth + 1 + height
+                self.reached = max(self.reached, deepest)
+                if deepest > MAX_NESTING:
+                    through = f", through the definition of {_quoted(token)}"
+            self.depth -= level[0]
+            level[0] = 0
+            operand = True
+        self.reached = max(self.reached, self.depth)
+        self.after_operand = operand
+        self.last = token if kind == "word" else ""
+        self.last_string = kind == "string"
+        if through or self.depth > MAX_NESTING:
+            return f"{_TOO_DEEP}{through or ' (parentheses, !, not and ?:)'}"
+        return ""
+
+
+_TOO_MANY = (
+    f"more than {MAX_TOKENS:,} tokens (words, numbers, operators); a dealer script has "
+    "a few hundred"
+)
+
+
+def _refuse(text: str, filename: str, at: int, message: str) -> NoReturn:
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    raise ScriptError(filename, line, column, message)
+
+
 # -- public ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector while a script is read.
+
+    Reading builds a tree of up to a few hundred thousand objects, none in a
+    cycle; the collector would run over all of them again and again (a fifth of
+    the time of a long script).  It is turned back on after, if it was on.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _run(text: str, filename: str, start: str) -> Tree[Token]:
@@ -608,6 +891,8 @@ def _run(text: str, filename: str, start: str) -> Tree[Token]:
         raise ScriptError(filename, 1, 1, f"a script is text, not {type(text).__name__}")
     if len(text) > MAX_SCRIPT:
         raise ScriptError(filename, 1, 1, f"script of {len(text)} characters is too long")
+    _scan(text, filename)
+    _load_lark()
     try:
         return _parser().parse(text, start=start)
     except (UnexpectedInput, UnexpectedEOF) as exc:
@@ -636,8 +921,18 @@ def parse_script(text: str, filename: str = "<script>") -> Script:
     Traceback (most recent call last):
     ...
     croupier.simulate.parse.ScriptError: <script>:1:45: unknown name 'x'; define it (name = ...
+
+    A script parsed before is read back from the cache of
+    :func:`~croupier.simulate.parser_cache.cached_script` (the same syntax tree).
     """
-    return _Builder(filename).script(_run(text, filename, "start"))
+
+    def parse() -> Script:
+        with _no_cycle_collection():
+            return _Builder(filename, source=text).script(_run(text, filename, "start"))
+
+    if not isinstance(text, str) or len(text) > MAX_SCRIPT:
+        return parse()  # refused at once
+    return cached_script(text, filename, parse)
 
 
 def parse_expression(text: str, names: Iterable[str] = (), filename: str = "<expression>") -> Expr:
@@ -650,5 +945,5 @@ def parse_expression(text: str, names: Iterable[str] = (), filename: str = "<exp
     ...
     croupier.simulate.parse.ScriptError: <expression>:1:4: found the end of the script, expected ...
     """
-    tree = _run(text, filename, "expr")
-    return _Builder(filename, names).expr(tree)
+    with _no_cycle_collection():
+        return _Builder(filename, names, text).expr(_run(text, filename, "expr"))

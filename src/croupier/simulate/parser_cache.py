@@ -1,4 +1,5 @@
-"""Keep the built dealer-language parser between runs, in the user's own cache folder.
+"""Keep the built dealer-language parser, and parsed scripts, between runs, in the user's
+own cache folder.
 
 Building the LALR tables of the grammar takes a good part of a second on a slow
 machine, on every start of ``croupier dealer``; loading them takes
@@ -11,6 +12,11 @@ never loads stale tables; files are written atomically (temporary file, then
 rename), so a run never reads a half-written one.  Any failure (no home
 folder, a read-only disk, a damaged file) just builds the parser as usual.
 ``CROUPIER_NO_CACHE=1`` turns the cache off.
+
+A script parsed once is kept too (:func:`cached_script`): its syntax tree,
+pickled, under a SHA-256 of its text, its file name and the parser's own
+source files, so running the same script again needs neither lark nor the
+tables (a few tens of milliseconds of a short run's start-up).
 
 >>> import os
 >>> calls = []
@@ -26,16 +32,16 @@ folder, a read-only disk, a damaged file) just builds the parser as usual.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["cache_folder", "cached_parser"]
+__all__ = ["cache_folder", "cached_parser", "cached_script"]
 
 T = TypeVar("T")
 
@@ -96,14 +102,75 @@ def cached_parser(key: str, build: Callable[[], T]) -> T:
 
 
 def _save(parser: Any, path: Path) -> None:
+    _write(path, parser.save)
+
+
+def _write(path: Path, write: Callable[[Any], Any]) -> None:
+    import tempfile  # only to save: a run that loads its tables does without
+
     try:
         fd, temporary = tempfile.mkstemp(prefix=".dealer-parser-", dir=path.parent)
     except OSError:
         return
     try:
         with os.fdopen(fd, "wb") as file:
-            parser.save(file)
+            write(file)
         os.replace(temporary, path)
     except Exception:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+
+
+_PARSER_FILES = ("ast.py", "grammar.py", "parse.py", "parser_cache.py")
+_SCRIPTS_KEPT = 200
+
+
+@functools.cache
+def _code_tag() -> str:
+    """What the syntax trees depend on: the Python version and the parser's source files
+    (their sizes and modification times: a changed file makes new keys)."""
+    here = Path(__file__).parent
+    parts = [f"python {sys.version_info[:3]}"]
+    for name in _PARSER_FILES:
+        try:
+            info = (here / name).stat()
+        except OSError:
+            return ""
+        parts.append(f"{name} {info.st_size} {info.st_mtime_ns}")
+    return "|".join(parts)
+
+
+def cached_script(text: str, filename: str, parse: Callable[[], T]) -> T:
+    """The script ``text`` (named ``filename``) parsed before, else ``parse()`` (then kept).
+
+    Only parsed scripts are kept (a script with an error is parsed, and refused,
+    every time); at most a couple of hundred files are kept, the oldest removed.
+    """
+    folder = cache_folder()
+    tag = _code_tag()
+    if folder is None or not tag:
+        return parse()
+    import pickle
+
+    digest = hashlib.sha256(f"{tag}|{filename}\0{text}".encode("utf-8", "surrogatepass"))
+    path = folder / f"dealer-script-{digest.hexdigest()[:40]}.pickle"
+    try:
+        with path.open("rb") as file:
+            found: T = pickle.load(file)
+        return found
+    except Exception:  # missing or damaged: parse again
+        pass
+    parsed = parse()
+    _write(path, lambda file: pickle.dump(parsed, file, protocol=pickle.HIGHEST_PROTOCOL))
+    _prune(folder)
+    return parsed
+
+
+def _prune(folder: Path) -> None:
+    """Keep the newest :data:`_SCRIPTS_KEPT` parsed scripts."""
+    try:
+        kept = sorted(folder.glob("dealer-script-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-_SCRIPTS_KEPT]:
+            old.unlink()
+    except OSError:
+        pass

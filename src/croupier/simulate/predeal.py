@@ -35,12 +35,12 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import SEATS, Seat
 from croupier.bulk.array import DealArray
 from croupier.cards import Card, Suit, parse_card, parse_cards
 from croupier.dealing.layout import Layout, Pile, make_layout
 from croupier.errors import CroupierError, excerpt
 from croupier.ranking.partitions import multinomial
+from croupier.seats import SEATS, Seat, SeatError
 from croupier.simulate.ast import (
     SEAT_WORDS,
     SUIT_WORDS,
@@ -60,7 +60,6 @@ PredealLike: TypeAlias = "Predeal | str | Mapping[str, str | Iterable[Card | str
 """What the Python API accepts as a predeal (see :meth:`Predeal.coerce`)."""
 
 _SUIT_OF_LETTER: dict[str, Suit] = {s.letter: s for s in Suit}
-_SEAT_OF_WORD: dict[str, Seat] = {word: seat for seat, word in SEAT_WORDS.items()}
 
 
 class PredealError(CroupierError):
@@ -174,7 +173,7 @@ class Predeal:
         >>> [len(h) for h in Predeal.parse("W:AKQ.-.-.- - - J..Q.").hands]
         [0, 0, 2, 3]
         >>> Predeal.parse("P2:AS,KS", make_layout("holdem", players=2)).free_sizes
-        (2, 0, 5, 43)
+        (2, 0, 3, 1, 1, 43)
         >>> Predeal.parse("N:AKQJT98765432.A.-.-")
         Traceback (most recent call last):
         ...
@@ -484,9 +483,12 @@ def _pile_index(layout: Layout, seat: str, text: str) -> int:
     for i, name in enumerate(names):
         if name.lower() == key.lower():
             return i
-    short = _SEAT_OF_WORD.get(key.lower())
-    if short is not None and short in names:
-        return names.index(short)
+    try:
+        letter = Seat.parse(key).letter  # north, South, ...: the compass piles N E S W
+    except SeatError:
+        letter = None
+    if letter in names:
+        return names.index(letter)
     raise PredealError(
         f"unknown seat {excerpt(seat)} in predeal {excerpt(text)}; "
         f"expected one of {', '.join(names)}"

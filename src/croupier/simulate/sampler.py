@@ -27,9 +27,9 @@ import numpy.typing as npt
 
 from croupier.bulk.array import DealArray
 from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer
-from croupier.bulk.stream import BulkStream
-from croupier.bulk.unrank import Engine
+from croupier.bulk.unrank import Kernel
 from croupier.dealing.layout import Layout
+from croupier.randomness.bulk_stream import BulkStream
 from croupier.simulate.predeal import Predeal
 
 __all__ = ["RejectionSampler", "Sampler"]
@@ -41,7 +41,7 @@ class Sampler(Protocol):
 
     ``name`` says what it is, for summaries (``"rejection"``, ``"smart
     stacking (north)"``); ``algorithm`` is the id of the reproducible
-    algorithm behind its rows (``croupier-bulk/1``, ``croupier-stack/1``);
+    algorithm behind its rows (``croupier-bulk/1``, ``croupier-stack/2``);
     ``probability`` is the exact probability that a
     uniform deal holding the predealt cards lies in the support.
     :meth:`rows` gives deals ``start`` to ``stop - 1``: independent rows,
@@ -90,7 +90,7 @@ class RejectionSampler:
     algorithm = BULK_ALGORITHM_ID
     probability = Fraction(1)
 
-    def __init__(self, predeal: Predeal, stream: BulkStream, *, engine: Engine = "auto") -> None:
+    def __init__(self, predeal: Predeal, stream: BulkStream, *, engine: Kernel = "auto") -> None:
         self.predeal = predeal
         self.layout = predeal.layout
         self.stream = stream

@@ -37,6 +37,7 @@ See ``docs/smart-stacking.md``.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
@@ -45,20 +46,33 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import Seat
 from croupier.bulk.array import DealArray
 from croupier.bulk.digits import DigitPlan, accepted_digits, digit_width
-from croupier.bulk.generate import BulkDealer, _retry_group
-from croupier.bulk.stream import ROWS_PER_BLOCK, BulkStream
+from croupier.bulk.generate import BulkDealer, retry_group
 from croupier.bulk.unrank import unrank_digits
 from croupier.dealing.layout import Layout, make_layout
 from croupier.errors import CroupierError
+from croupier.randomness.bulk_stream import ROWS_PER_BLOCK, BulkStream
 from croupier.ranking.partitions import multinomial
+from croupier.seats import Seat
 from croupier.simulate.ast import SEAT_WORDS, Expr
 from croupier.simulate.parse import ScriptError
 from croupier.simulate.predeal import Predeal
-from croupier.simulate.stacking_factor import Conjunct, Definitions, conjunction, factor
-from croupier.simulate.stacking_plan import MAX_COMBINATIONS, StackingLimitError, Survey, survey
+from croupier.simulate.stacking_factor import (
+    Conjunct,
+    Definitions,
+    conjunction,
+    factor,
+    features,
+)
+from croupier.simulate.stacking_plan import (
+    MAX_COMBINATIONS,
+    PlanBudget,
+    StackingLimitError,
+    Survey,
+    survey,
+)
+from croupier.simulate.support import STACKING_ALGORITHM_ID
 
 __all__ = [
     "STACKING_ALGORITHM_ID",
@@ -70,11 +84,6 @@ __all__ = [
     "uniform_below",
 ]
 
-
-STACKING_ALGORITHM_ID = "croupier-stack/1"
-"""The id of smart stacking's reproducible rows (``docs/smart-stacking.md`` states the
-algorithm; ``tests/vectors/simulate.json`` pins seeded rows).  Any change to which
-deal a seed gives at a row number makes a new id."""
 
 IntArray = npt.NDArray[np.int64]
 
@@ -117,7 +126,7 @@ def uniform_below(
     rows = np.frombuffer(data, np.uint8).reshape(blocks * ROWS_PER_BLOCK, width)
     bits = np.full(blocks * ROWS_PER_BLOCK, 8 * width, np.uint32)
     digits, rejected = accepted_digits(rows, plan)
-    _retry_group(stream, first, plan, digits, rejected, bits)
+    retry_group(stream, first, plan, digits, rejected, bits)
     lo = start - first * ROWS_PER_BLOCK
     return digits[0, lo : lo + count].astype(np.int64), bits[lo : lo + count]
 
@@ -337,19 +346,70 @@ def plan_stacking(
     for conjunct in factor(condition, definitions):
         if conjunct.seat is not None and (seat is None or conjunct.seat == seat):
             parts.setdefault(conjunct.seat, []).append(conjunct.expr)
-    best: Survey | None = None
-    for who, exprs in parts.items():
-        try:
-            found = survey(conjunction(tuple(exprs)), who, predeal, definitions, scales)
-        except (StackingLimitError, ScriptError):
-            continue
-        if not found.hands:
-            continue
-        if best is None or found.satisfying * best.hands < best.satisfying * found.hands:
-            best = found
+    best = _best_survey(parts, predeal, definitions, scales)
     if best is None or best.satisfying > worth_below * best.hands:
         return None
     try:
         return StackingSampler(best, stream)
     except StackingLimitError:
         return None
+
+
+def _cheap(exprs: list[Expr], who: Seat, definitions: Definitions | None) -> list[Expr]:
+    """The conjuncts that need nothing of a suit but its length and sums (hcp, shape):
+    their survey is small whatever the others need."""
+    return [e for e in exprs if not any(features(e, who, definitions).separate)]
+
+
+_SURVEYS: OrderedDict[object, Survey | None] = OrderedDict()
+_SURVEY_CACHE = 8
+
+
+def _best_survey(
+    parts: Mapping[Seat, list[Expr]],
+    predeal: Predeal,
+    definitions: Definitions | None,
+    scales: Mapping[str, Sequence[int]] | None,
+) -> Survey | None:
+    """The survey of the smallest exact probability, within one :class:`PlanBudget`.
+
+    Each seat's cheap conjuncts (lengths and sums only) are surveyed first, then all
+    its conjuncts while the budget lasts; a survey that would need more than is left
+    is given up.  Plans are kept for the next simulation of the same condition in
+    this process (a small cache).
+    """
+    try:
+        key: object = (
+            tuple((who, tuple(map(str, exprs))) for who, exprs in parts.items()),
+            predeal,
+            tuple(sorted((k, str(v)) for k, v in (definitions or {}).items())),
+            tuple(sorted((k, tuple(v)) for k, v in (scales or {}).items())),
+        )
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _SURVEYS:
+        _SURVEYS.move_to_end(key)
+        return _SURVEYS[key]
+    attempts: list[tuple[Seat, tuple[Expr, ...]]] = []
+    for who, exprs in parts.items():
+        cheap = _cheap(exprs, who, definitions)
+        if cheap and len(cheap) < len(exprs):
+            attempts.append((who, tuple(cheap)))
+    attempts += [(who, tuple(exprs)) for who, exprs in parts.items()]
+    budget = PlanBudget()
+    best: Survey | None = None
+    for who, chosen in attempts:
+        try:
+            found = survey(conjunction(chosen), who, predeal, definitions, scales, budget)
+        except (StackingLimitError, ScriptError):
+            continue
+        if not found.hands:
+            continue
+        if best is None or found.satisfying * best.hands < best.satisfying * found.hands:
+            best = found
+    if key is not None:
+        _SURVEYS[key] = best
+        while len(_SURVEYS) > _SURVEY_CACHE:
+            _SURVEYS.popitem(last=False)
+    return best

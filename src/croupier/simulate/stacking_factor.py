@@ -22,7 +22,7 @@ decides it when it is stackable:
 ...     "hcp(north) >= 20 && opener && hcp(north) + hcp(south) >= 25", names=["opener"]
 ... )
 >>> defs = {"opener": parse_expression("shape(north, any 4333) && spades(south) >= 4")}
->>> [(str(c.expr), c.seat) for c in factor(expr, defs)]
+>>> [(str(c.expr), c.seat and c.seat.letter) for c in factor(expr, defs)]
 [('hcp(north) >= 20', 'N'), ('shape(north, any 4333)', 'N'), ('spades(south) >= 4', 'S'), \
 ('hcp(north) + hcp(south) >= 25', None)]
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from croupier.boards import Seat
+from croupier.seats import Seat
 from croupier.simulate.ast import (
     SUITS,
     Binary,
@@ -49,6 +49,7 @@ from croupier.simulate.ast import (
     SuitLetter,
     Unary,
 )
+from croupier.simulate.parse import MAX_NESTING
 
 __all__ = [
     "PER_SUIT_FUNCTIONS",
@@ -68,8 +69,6 @@ PER_SUIT_FUNCTIONS = frozenset(
     {"length", "hcp", "control", "loser", "quality", *(f"pt{i}" for i in range(10))}
 )
 """Hand functions of :class:`~croupier.simulate.ast.Call` that smart stacking decomposes by suit."""
-
-_SUMMED = PER_SUIT_FUNCTIONS - {"length", "quality"}  # whole-hand value = sum over the suits
 
 
 @dataclass(frozen=True)
@@ -92,43 +91,71 @@ def _body(name: Name, definitions: Definitions) -> Expr | None:
     return found.expr if isinstance(found, Definition) else found
 
 
-def _split(expr: Expr, definitions: Definitions, seen: frozenset[str]) -> Iterator[Expr]:
-    if isinstance(expr, Binary) and expr.op == "&&":
-        yield from _split(expr.left, definitions, seen)
-        yield from _split(expr.right, definitions, seen)
-        return
-    if isinstance(expr, Name) and expr.name not in seen:
-        body = _body(expr, definitions)
-        if body is not None:
-            yield from _split(body, definitions, seen | {expr.name})
-            return
-    yield expr
+def _split(expr: Expr, definitions: Definitions) -> Iterator[Expr]:
+    # A loop over a stack, not recursion: a condition may be a chain of 50,000 &&.  Each
+    # name is expanded once: a = b && b, b = c && c, ... would otherwise list 2^n parts.
+    stack: list[Expr] = [expr]
+    expanded: set[str] = set()
+    while stack:
+        part = stack.pop()
+        if isinstance(part, Binary) and part.op == "&&":
+            stack += [part.right, part.left]
+            continue
+        if isinstance(part, Name):
+            if part.name in expanded:
+                continue  # its conjuncts are listed already
+            body = _body(part, definitions)
+            if body is not None:
+                expanded.add(part.name)
+                stack.append(body)
+                continue
+        yield part
 
 
-def _seats(expr: Expr, definitions: Definitions, seen: frozenset[str]) -> set[Seat] | None:
-    """The seats ``expr`` depends on, or ``None`` when it uses something not decomposable."""
-    if isinstance(expr, Number):
-        return set()
-    if isinstance(expr, Name):
-        body = _body(expr, definitions)
-        if body is None or expr.name in seen:
-            return None
-        return _seats(body, definitions, seen | {expr.name})
-    if isinstance(expr, Call):
-        return {expr.seat} if expr.function in PER_SUIT_FUNCTIONS else None
-    if isinstance(expr, Shape):
-        return {expr.seat}
-    if isinstance(expr, HasCard):
-        return {expr.seat} if expr.card.suit is not None else None
-    if isinstance(expr, (Unary, Binary, Conditional, Imps, Score)):
-        found: set[Seat] = set()
-        for child in expr.children():
-            seats = _seats(child, definitions, seen)
-            if seats is None:
+_Memo = dict[str, frozenset[Seat] | None]
+
+
+def _seats(
+    expr: Expr, definitions: Definitions, memo: _Memo, inside: frozenset[str] = frozenset()
+) -> set[Seat] | None:
+    """The seats ``expr`` depends on, or ``None`` when it uses something not decomposable.
+
+    A loop, not recursion, except into a name's definition, which is looked at once
+    and remembered in ``memo`` (``inside``: the names being looked at; a name used
+    inside its own definition is not decomposable).
+    """
+    found: set[Seat] = set()
+    stack: list[Expr] = [expr]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, Number):
+            continue
+        if isinstance(part, Name):
+            if part.name not in memo:
+                body = _body(part, definitions)
+                if body is None or part.name in inside or len(inside) > MAX_NESTING:
+                    return None
+                seats = _seats(body, definitions, memo, inside | {part.name})
+                memo[part.name] = None if seats is None else frozenset(seats)
+            known = memo[part.name]
+            if known is None:
                 return None
-            found |= seats
-        return found
-    return None  # tricks, rnd and anything new
+            found |= known
+        elif isinstance(part, Call):
+            if part.function not in PER_SUIT_FUNCTIONS:
+                return None
+            found.add(part.seat)
+        elif isinstance(part, Shape):
+            found.add(part.seat)
+        elif isinstance(part, HasCard):
+            if part.card.suit is None:
+                return None
+            found.add(part.seat)
+        elif isinstance(part, (Unary, Binary, Conditional, Imps, Score)):
+            stack.extend(part.children())
+        else:
+            return None  # tricks, rnd and anything new
+    return found
 
 
 def stackable_seat(expr: Expr, definitions: Definitions | None = None) -> Seat | None:
@@ -136,11 +163,15 @@ def stackable_seat(expr: Expr, definitions: Definitions | None = None) -> Seat |
 
     >>> from croupier.simulate import parse_expression
     >>> stackable_seat(parse_expression("hcp(west, hearts) * 2 > loser(west) ? 1 : 0"))
-    'W'
+    <Seat.WEST: 'W'>
     >>> [stackable_seat(parse_expression(t)) for t in ("cccc(north) > 0", "hcp(north) > hcp(east)")]
     [None, None]
     """
-    seats = _seats(expr, definitions or {}, frozenset())
+    return _stackable(expr, definitions or {}, {})
+
+
+def _stackable(expr: Expr, definitions: Definitions, memo: _Memo) -> Seat | None:
+    seats = _seats(expr, definitions, memo)
     if seats is None or len(seats) != 1:
         return None
     return next(iter(seats))
@@ -155,12 +186,13 @@ def factor(condition: Expr, definitions: Definitions | None = None) -> tuple[Con
 
     >>> from croupier.simulate import parse_expression
     >>> [c.seat for c in factor(parse_expression("spades(south) >= 6 && hascard(north, AS)"))]
-    ['S', 'N']
+    [<Seat.SOUTH: 'S'>, <Seat.NORTH: 'N'>]
     """
     definitions = definitions or {}
+    memo: _Memo = {}  # each name's seats, found once for all the conjuncts
     return tuple(
-        Conjunct(part, stackable_seat(part, definitions))
-        for part in _split(condition, definitions, frozenset())
+        Conjunct(part, _stackable(part, definitions, memo))
+        for part in _split(condition, definitions)
     )
 
 
@@ -208,14 +240,20 @@ class SuitFeatures:
         return Call(function, self.seat, SUITS[suit])
 
 
-def _walk(expr: Expr, definitions: Definitions, seen: frozenset[str]) -> Iterator[Expr]:
-    yield expr
-    if isinstance(expr, Name) and expr.name not in seen:
-        body = _body(expr, definitions)
-        if body is not None:
-            yield from _walk(body, definitions, seen | {expr.name})
-    for child in expr.children():
-        yield from _walk(child, definitions, seen)
+def _walk(expr: Expr, definitions: Definitions) -> Iterator[Expr]:
+    """``expr`` and everything in it, parents first, looking into each name's definition
+    once (a loop, not recursion: see :func:`_split`)."""
+    stack = [expr]
+    expanded: set[str] = set()
+    while stack:
+        part = stack.pop()
+        yield part
+        stack.extend(reversed(part.children()))
+        if isinstance(part, Name) and part.name not in expanded:
+            body = _body(part, definitions)
+            if body is not None:
+                expanded.add(part.name)
+                stack.append(body)
 
 
 def features(expr: Expr, seat: Seat, definitions: Definitions | None = None) -> SuitFeatures:
@@ -228,7 +266,7 @@ def features(expr: Expr, seat: Seat, definitions: Definitions | None = None) -> 
     """
     separate: list[dict[Expr, None]] = [{} for _ in SUITS]
     summed: dict[str, None] = {}
-    for node in _walk(expr, definitions or {}, frozenset()):
+    for node in _walk(expr, definitions or {}):
         if isinstance(node, Call) and node.seat == seat:
             if node.function in ("length", "quality") or node.suit is not None:
                 suit: SuitLetter = node.suit or "S"

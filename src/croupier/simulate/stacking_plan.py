@@ -45,12 +45,12 @@ from math import comb, prod
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import Seat
-from croupier.bulk import evaluate as bulk
+import croupier.bulk.evaluate as bulk
 from croupier.bulk.array import MASK_CARDS, DealArray
 from croupier.cards import BRIDGE_SUITS
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError
+from croupier.seats import Seat
 from croupier.simulate.ast import Expr
 from croupier.simulate.compile import compile_expression
 from croupier.simulate.predeal import Predeal
@@ -60,6 +60,8 @@ __all__ = [
     "MAX_COMBINATIONS",
     "MAX_STATES",
     "MAX_SUIT_CARDS",
+    "PLAN_BUDGET",
+    "PlanBudget",
     "Space",
     "StackingLimitError",
     "SuitClasses",
@@ -76,8 +78,14 @@ MAX_SUIT_CARDS = 15
 MAX_STATES = 20_000_000
 """The most state transitions one step of the survey may build."""
 
-MAX_COMBINATIONS = 4_000_000
-"""The most class tuples a plan lists."""
+MAX_COMBINATIONS = 2_000_000
+"""The most class tuples a plan lists (about 100 MB while they are listed)."""
+
+PLAN_BUDGET = 400_000
+"""The most survey work one plan may do, over every seat it tries: state transitions
+built plus final states evaluated.  About a microsecond and a hundred bytes each, so a
+plan takes at most about half a second and tens of megabytes, or is given up (the run
+uses rejection).  The count depends only on the script, so the choice is reproducible."""
 
 _MAX_WEIGHT = 1 << 62  # hands are counted in int64
 _EVAL_CHUNK = 1 << 16
@@ -85,6 +93,34 @@ _EVAL_CHUNK = 1 << 16
 
 class StackingLimitError(CroupierError):
     """A stackable expression whose plan would be too large, or a layout stacking does not cover."""
+
+
+class PlanBudget:
+    """Survey work left to a plan (see :data:`PLAN_BUDGET`): :meth:`spend` refuses more.
+
+    >>> budget = PlanBudget(100)
+    >>> budget.spend(60, "x"); budget.left
+    40
+    >>> try:
+    ...     budget.spend(50, "x")
+    ... except StackingLimitError as error:
+    ...     print(error)
+    the stackable part x needs more survey work than the plan budget (100 transitions and states)
+    """
+
+    def __init__(self, total: int = PLAN_BUDGET) -> None:
+        self.total = total
+        self.left = total
+
+    def spend(self, work: int, what: object) -> None:
+        """Take ``work`` from the budget, or raise :class:`StackingLimitError` (and take
+        nothing) when it is not there."""
+        if work > self.left:
+            raise StackingLimitError(
+                f"the stackable part {what} needs more survey work than the plan budget "
+                f"({self.total:,} transitions and states)"
+            )
+        self.left -= work
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +170,7 @@ class Space:
         names = [p.name for p in layout.piles]
         if seat not in names:
             raise StackingLimitError(
-                f"seat={seat!r} is not a pile of this layout; its piles are {', '.join(names)}"
+                f"seat={str(seat)!r} is not a pile of this layout; its piles are {', '.join(names)}"
             )
         if any(card.suit is None for card in layout.deck):
             raise StackingLimitError("smart stacking needs a deck whose cards all have a suit")
@@ -454,14 +490,18 @@ def survey(
     predeal: Predeal,
     definitions: Definitions | None = None,
     scales: Mapping[str, Sequence[int]] | None = None,
+    budget: PlanBudget | None = None,
 ) -> Survey:
     """Survey the hands of ``seat`` for the stackable expression ``expr`` (module docs, 1 and 2).
 
     ``definitions`` and ``scales`` are as for
     :func:`croupier.simulate.compile_expression`.  Raises
     :class:`StackingLimitError` when the layout or the expression is beyond
-    what stacking enumerates, and the evaluator's
-    :class:`~croupier.simulate.parse.ScriptError` when the expression fails.
+    what stacking enumerates, or when the survey would need more work than
+    ``budget`` has left (default: a fresh :data:`PLAN_BUDGET`; the work is
+    counted before it is done, so a refusal costs only the steps before), and
+    the evaluator's :class:`~croupier.simulate.parse.ScriptError` when the
+    expression fails.
 
     >>> from croupier.simulate import parse_expression
     >>> s = survey(parse_expression("spades(south) == 7"), "S", Predeal.parse("S:AKQJT98.-.-.-"))
@@ -470,6 +510,7 @@ def survey(
     """
     definitions = definitions or {}
     scales = scales or {}
+    budget = PlanBudget() if budget is None else budget
     space = Space.of(predeal, seat)
     if space.slots < 0 or comb(len(space.free), space.slots) >= _MAX_WEIGHT:
         raise StackingLimitError(f"seat {seat} has too many possible hands to count in 64 bits")
@@ -496,6 +537,7 @@ def survey(
             raise StackingLimitError(
                 f"the stackable part {expr} needs more than {MAX_STATES} states to survey"
             )
+        budget.spend(total, expr)
         parent = np.repeat(np.arange(len(states)), per)
         cls = first[parent] + np.arange(total) - np.repeat(np.cumsum(per) - per, per)
         joined = np.column_stack(
@@ -511,6 +553,7 @@ def survey(
         weights = _sum_by(group, weights[parent] * suit.sizes[cls], len(head))
         reps = np.column_stack([reps[parent[head]], cls[head]])
         states = joined[head]
+    budget.spend(len(reps), expr)  # each final state is evaluated once
     satisfied = _evaluate(space, classes, reps, expr, definitions, scales)
     hands = int(weights.sum())
     return Survey(

@@ -38,12 +38,10 @@ import numpy.typing as npt
 
 from croupier.bulk.array import DealArray
 from croupier.bulk.writers.rows import PAD, Bytes2D, Part, decimal_digits, fill_rows
-from croupier.bulk.writers.text import oneline_buffer, pbn_deal_buffer
+from croupier.seats import Seat, Vulnerability
 from croupier.simulate.stats import AverageResult, Frequency2DResult, FrequencyResult
 
 __all__ = [
-    "DEALER_PBN_VULNERABILITY",
-    "SEAT_NAMES",
     "Records",
     "dealer_average_text",
     "dealer_frequency2d_text",
@@ -57,17 +55,6 @@ __all__ = [
     "printoneline_records",
     "printpbn_records",
 ]
-
-SEAT_NAMES = ("North", "East", "South", "West")
-"""dealer's names of the seats, pile order N E S W."""
-
-DEALER_PBN_VULNERABILITY = (
-    "None", "NS", "EW", "All",
-    "NS", "EW", "All", "None",
-    "EW", "All", "None", "NS",
-    "All", "None", "NS", "EW",
-)  # fmt: skip
-"""The Vulnerable tag of ``printpbn`` for boards 1 to 16 (index ``(board - 1) % 16``)."""
 
 _RANK_LETTERS = "23456789TJQKA"  # bit i of a ranks-held mask is _RANK_LETTERS[i]
 _CELL = 26  # 13 cards of 2 characters
@@ -219,6 +206,8 @@ def printcompact_records(deals: DealArray, values: npt.ArrayLike | None = None) 
     w ...AKQJT98765432
     -3
     """
+    from croupier.bulk.writers.text import oneline_buffer
+
     lines = np.array(oneline_buffer(deals), np.uint8).reshape(len(deals), -1)[:, :76].copy()
     lines[:, [18, 37, 56, 75]] = ord("\n")
     return _with_values(lines, values, ended=True)
@@ -233,6 +222,8 @@ def printoneline_records(deals: DealArray, values: npt.ArrayLike | None = None) 
     >>> printoneline_records(deals, [10]).data
     b'n AKQJT98765432... e .AKQJT98765432.. s ..AKQJT98765432. w ...AKQJT98765432 10\\n'
     """
+    from croupier.bulk.writers.text import oneline_buffer
+
     lines = np.array(oneline_buffer(deals), np.uint8).reshape(len(deals), -1)[:, :76]
     return _with_values(lines, values, ended=False)
 
@@ -259,6 +250,8 @@ def printpbn_records(
     >>> text.splitlines()[3], text.splitlines()[8], text.splitlines()[9]
     ('[Board "2"]', '[Dealer "E"]', '[Vulnerable "NS"]')
     """
+    from croupier.bulk.writers.text import pbn_deal_buffer
+
     deal_lines = pbn_deal_buffer(deals)
     head = f'[Event "{event}"]\n[Site "-"]\n[Date "{date}"]\n[Board "'
     players = '"]\n[West "-"]\n[North "-"]\n[East "-"]\n[South "-"]\n[Dealer "'
@@ -266,8 +259,8 @@ def printpbn_records(
     records = []
     for i in range(len(deals)):  # per deal: printing only, the deal strings are built above
         board = first_number + i
-        seat = dealer or "NESW"[(board - 1) % 4]
-        vul = vulnerable or DEALER_PBN_VULNERABILITY[(board - 1) % 16]
+        seat = dealer or Seat.of_board(board)
+        vul = vulnerable or Vulnerability.of_board(board)
         text = f'{head}{board}{players}{seat}"]\n[Vulnerable "{vul}"]\n[Deal "'
         records.append(text.encode() + bytes(deal_lines[i, :-1]) + tail.encode())
     return Records.from_list(records)
@@ -302,7 +295,7 @@ def print_seat_text(ranks: npt.NDArray[np.uint16], numbers: npt.ArrayLike, seat:
     nums = np.asarray(numbers, dtype=np.int64)
     n = ranks.shape[0]
     full = n - n % 4
-    blocks = [f"\n\n{SEAT_NAMES[seat]} hands:\n\n\n\n".encode()]
+    blocks = [f"\n\n{Seat.from_index(seat).long_name} hands:\n\n\n\n".encode()]
     if full:
         blocks.append(_seat_groups(ranks[:full].reshape(-1, 4, 4), nums[:full].reshape(-1, 4)))
     if full < n:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
+from croupier.seats import Vulnerability
 from croupier.simulate.ast import (
     SEAT_WORDS,
     SUIT_WORDS,
@@ -41,7 +42,6 @@ from croupier.simulate.ast import (
 
 __all__ = ["format_action", "format_script"]
 
-_VULNERABLE = {"None": "none", "NS": "NS", "EW": "EW", "All": "all"}
 _SIMPLE: dict[type[Action], str] = {
     PrintAll: "printall",
     PrintEW: "printew",
@@ -143,7 +143,7 @@ def format_script(script: Script) -> str:
     if script.dealer is not None:
         lines.append(f"dealer {SEAT_WORDS[script.dealer]}")
     if script.vulnerable is not None:
-        lines.append(f"vulnerable {_VULNERABLE[script.vulnerable]}")
+        lines.append(f"vulnerable {Vulnerability(script.vulnerable).dealer_word}")
     lines.extend(_predeal(item) for item in script.predeal)
     lines.extend(_predeal(item) for item in script.predeal_lengths)
     if script.pointcount is not None:

@@ -1,0 +1,105 @@
+"""``croupier dealer``'s quick path starts with numpy and the simulation alone: no command line
+framework, no plotting or statistics library, no file formats it does not write, and (the
+second time a script runs) not even the parser."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = "generate 1\nproduce 1\ncondition hcp(north) > 10\naction printall\n"
+
+NEVER = (
+    "typer",
+    "click",
+    "rich",
+    "scipy",
+    "matplotlib",
+    "numba",
+    "dask",
+    "numpy.ma",
+    "numpy.random",
+    "croupier.formats.pbn",
+    "croupier.formats.lin",
+    "croupier.bulk.writers.formats",
+    "croupier.runs.run",
+    "socket",
+    "tempfile",
+    "concurrent.futures",
+)
+"""Modules a one-deal run must not import (each costs start-up time)."""
+
+_RUN = """
+import sys
+sys.argv = ["croupier", "dealer", *sys.argv[1:]]
+from croupier.cli.entry import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+sys.stdout.flush()
+print("MODULES", " ".join(sorted(sys.modules)), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _modules(tmp_path: Path, script: Path, *args: str) -> set[str]:
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("CROUPIER_NO_CACHE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, str(script), "--seed", "start-up", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Generated 1 hands" in done.stdout
+    line = done.stderr.split("MODULES ", 1)[1]
+    return set(line.split())
+
+
+@pytest.mark.parametrize("args", [(), ("--quiet",)])
+def test_a_one_deal_run_imports_only_what_it_needs(tmp_path: Path, args: tuple[str, ...]) -> None:
+    script = tmp_path / "one.dlr"
+    script.write_text(SCRIPT)
+    first = _modules(tmp_path, script, *args)  # parses the script, and keeps it in the cache
+    again = _modules(tmp_path, script, *args)
+    for loaded, allowed in ((first, {"tempfile"}), (again, set())):  # the first run saves
+        assert "numpy" in loaded and "croupier.simulate.run" in loaded
+        assert not loaded & (set(NEVER) - allowed), sorted(loaded & (set(NEVER) - allowed))
+    assert "lark" in first
+    assert "lark" not in again  # the script's syntax tree came from the cache
+
+
+def test_the_bitmasks_of_a_batch_do_not_load_numba() -> None:
+    # a batch of a short run has more rows than the compiled kernel's threshold; loading
+    # numba for its bitmasks alone took longer than the whole run of a 100,000-deal script
+    code = (
+        "import sys\n"
+        "from croupier.bulk import deal_array\n"
+        "from croupier.bulk.array import DealArray\n"
+        "d = deal_array(70_000, seed='masks')\n"
+        "plain = DealArray(d.layout, d.piles)\n"
+        "print(bool((plain.masks() == d.masks()).all()), 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "False"]
+
+
+def test_the_compiled_bitmasks_are_numpy_s() -> None:
+    pytest.importorskip("numba")
+    from croupier.bulk import deal_array
+    from croupier.bulk._numba import masks_compiled
+    from croupier.bulk.array import DealArray
+
+    d = deal_array(20_000, seed="compiled masks")
+    bits = np.uint64(1) << np.arange(52, dtype=np.uint64)
+    expected = np.stack([((d.piles == p) * bits).sum(axis=1, dtype=np.uint64) for p in range(4)])
+    assert (masks_compiled(d.piles, 4) == expected.T).all()
+    assert (DealArray(d.layout, d.piles).masks() == expected.T).all()
