@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from croupier.bulk import BulkDealer, DealArray
-from croupier.bulk.unrank import Engine, compiled_available
+from croupier.bulk.unrank import Kernel, compiled_available
 from croupier.bulk.writers import oneline_bytes
 from croupier.dealing import make_layout
 
@@ -112,11 +112,11 @@ def generation(n: int, targets: list[Target]) -> None:
     rates: dict[str, float] = {}
     bits: dict[str, float] = {}
     arrays: dict[str, np.ndarray] = {}
-    engines: list[Engine] = ["numpy", "compiled"] if compiled_available() else ["numpy"]
+    engines: list[Kernel] = ["numpy", "compiled"] if compiled_available() else ["numpy"]
     for engine in engines:
         BulkDealer(layout, seed="warm", engine=engine).deal(5000)  # imports, compiles, tables
 
-        def ours(engine: Engine = engine) -> None:
+        def ours(engine: Kernel = engine) -> None:
             BulkDealer(layout, seed="bench", engine=engine).deal(n)
 
         rates[engine] = n / _best(ours)
@@ -194,7 +194,7 @@ def filtered(n: int, targets: list[Target]) -> None:
     """Part b: deal, filter by HCP and shape, print the matches, against dealer."""
 
     layout = make_layout("bridge")
-    engine: Engine = "compiled" if compiled_available() else "numpy"
+    engine: Kernel = "compiled" if compiled_available() else "numpy"
     print(f"b. generation + filter (North 15-17 HCP, balanced) over {n:,} deals, {engine} engine")
     found = 0
 

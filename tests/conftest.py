@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,12 @@ from croupier.cli.app import run
 settings.register_profile("croupier", deadline=None, print_blob=True)
 settings.register_profile("croupier-ci", deadline=None, print_blob=True, derandomize=True)
 settings.load_profile("croupier-ci" if os.environ.get("CI") else "croupier")
+
+# Several tests send Ctrl-C (SIGINT) to a croupier they started.  A suite started in the
+# background by a non-interactive shell ignores SIGINT, and children inherit an ignored
+# signal: give the children the default, as a terminal would.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = Path(__file__).resolve().parent / "vectors"

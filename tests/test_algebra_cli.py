@@ -18,7 +18,9 @@ from tests.conftest import CliRunner
 def _json(cli: CliRunner, args: list[str]) -> dict[str, object]:
     r = cli(args)
     assert r.code == 0, r.err
-    data = json.loads(r.out)
+    doc = json.loads(r.out)
+    assert doc["command"] == args[0] and doc["reproducible"] is True, doc
+    data = doc["result"]
     assert isinstance(data, dict)
     return data
 
@@ -164,10 +166,11 @@ def test_apply_json_numbers_are_those_json_writes_exactly_as_given(cli: CliRunne
     data = _json(cli, ["apply", "identity", "--json", "--", *given])
     assert data["items"] == [2.5, "-0", "1e3", "NaN", "1.50", 0.1, "true", 12345678901234567890123]
     r = cli(["apply", "identity", "--json", "--", *given])
+    result = r.out.split('"result": ')[1].split('"bits": ')[0]
     # every item is written back with the very characters it was given with
-    assert r.out.count('"') == 2 * 5 + 2 * 3  # 5 strings, plus the keys "spec"/"items" and value
+    assert result.count('"') == 2 * 5 + 2 * 3  # 5 strings, plus the keys "spec"/"items" and value
     for token in given:
-        assert token in r.out
+        assert token in result
 
 
 @pytest.mark.parametrize(
@@ -187,7 +190,7 @@ def test_huge_inputs_fail_cleanly_or_work(
     r = cli(args)
     assert "Traceback" not in r.err
     if needle is None:
-        assert r.code == 0 and json.loads(r.out)["items"] == [1, 2, 3, 4, 5]
+        assert r.code == 0 and json.loads(r.out)["result"]["items"] == [1, 2, 3, 4, 5]
     else:
         assert r.code == 2 and needle in r.err and len(r.err.strip().splitlines()) == 1
 
@@ -202,7 +205,7 @@ def test_group_with_orders_beyond_4300_digits(
     monkeypatch.setattr(sys, "set_int_max_str_digits", refuse)
     r = cli(["group", "cut:1", "faro-out", "--cards", "2000", "--json"])
     assert r.code == 0, r.err
-    data = json.loads(r.out, parse_int=parse_decimal)
+    data = json.loads(r.out, parse_int=parse_decimal)["result"]
     assert data["order"] == math.factorial(2000) and data["is_symmetric"] is True
     assert data["index"] == 1
     r = cli(["group", "cut:1", "riffle", "--cards", "2001"])
@@ -259,4 +262,4 @@ def test_huge_numbers_never_lift_the_process_wide_digit_guard(
 
 def test_apply_json_keeps_non_ascii_items_as_written(cli: CliRunner) -> None:
     r = cli(["apply", "reverse", "--json", "A♠", "10♥", "Kö"])
-    assert r.code == 0 and r.out == '{"spec": "reverse", "items": ["Kö", "10♥", "A♠"]}\n'
+    assert r.code == 0 and '"items": [\n      "Kö",\n      "10♥",\n      "A♠"\n    ]' in r.out

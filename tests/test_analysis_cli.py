@@ -7,10 +7,21 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import CliRunner
+
+
+def _result(out: str, mode: str | None = None) -> Any:
+    """The result of a JSON envelope; for ``analyze`` of one method (``mode``), its report."""
+    doc = json.loads(out)
+    if mode is None:
+        return doc["result"]
+    assert doc["command"] == "analyze" and doc["result"]["mode"] == mode
+    (report,) = doc["result"]["reports"]
+    return report
 
 
 def test_list_names_every_method_with_a_line_each(cli: CliRunner) -> None:
@@ -19,14 +30,15 @@ def test_list_names_every_method_with_a_line_each(cli: CliRunner) -> None:
     for name in ("fisher-yates", "swap-any", "poker-1999", "randomize-list", "deal:open-players"):
         line = next(x for x in r.out.splitlines() if x.strip().startswith(name + " "))
         assert len(line.split(None, 1)[1]) > 10
-    listed = json.loads(cli(["analyze", "--list", "--json"]).out)
-    assert {"name", "kind", "description"} <= set(listed[0])
+    listed = _result(cli(["analyze", "--list", "--json"]).out)
+    assert listed["mode"] == "list"
+    assert {"name", "kind", "description"} <= set(listed["methods"][0])
 
 
 def test_exact_json_for_swap_with_any(cli: CliRunner) -> None:
     r = cli(["analyze", "swap-any", "--cards", "3", "--json"])
     assert r.code == 0, r.err
-    data = json.loads(r.out)
+    data = _result(r.out, "exact")
     assert data["reachable"] == 6
     assert data["tv"] == "1/18" and abs(data["tv_float"] - 1 / 18) < 1e-15
     probs = [Fraction(o["probability"]) for o in data["outcomes"]]
@@ -43,7 +55,9 @@ def test_exact_text_for_a_fair_and_a_biased_deal(cli: CliRunner) -> None:
 def test_mixing_riffle_json(cli: CliRunner) -> None:
     r = cli(["mixing", "riffle", "--cards", "52", "--max", "10", "--json"])
     assert r.code == 0, r.err
-    points = json.loads(r.out)
+    result = _result(r.out)
+    assert (result["cards"], result["packets"], result["riffles_needed"]) == (52, 2, 7)
+    points = result["points"]
     assert [p["shuffles"] for p in points] == list(range(1, 11))
     assert round(points[6]["tv"], 3) == 0.334
     assert Fraction(points[6]["tv_fraction"]) < Fraction(1, 2) < Fraction(points[5]["tv_fraction"])
@@ -53,7 +67,7 @@ def test_mixing_riffle_json(cli: CliRunner) -> None:
 
 def test_repeat_json_finds_the_parity_plateau(cli: CliRunner) -> None:
     r = cli(["analyze", "sattolo-mistake", "--cards", "4", "--repeat", "6", "--json"])
-    data = json.loads(r.out)
+    data = _result(r.out, "repeat")
     assert data["period"] == 2 and data["limit_tv"] == "1/2"
     assert data["stops_falling_at"] is not None and len(data["curve"]) == 6
 
@@ -62,7 +76,13 @@ def test_monte_carlo_is_reproducible_with_a_seed(cli: CliRunner) -> None:
     args = ["analyze", "fisher-yates", "--cards", "12", "--trials", "300", "--seed", "t", "--json"]
     first, second = cli(args), cli(args)
     assert first.code == 0 and first.out == second.out
-    data = json.loads(first.out)
+    doc = json.loads(first.out)
+    assert (doc["algorithm"], doc["source"], doc["reproducible"]) == (
+        "croupier-analyze-mc/1",
+        "seeded",
+        True,
+    )
+    data = _result(first.out, "monte-carlo")
     assert data["tests"][0]["df"] == 121 and len(data["counts"]) == 12
 
 
@@ -118,7 +138,7 @@ def test_exact_deal_heatmap_and_engine_choice(cli: CliRunner, tmp_path: Path) ->
     r = cli(["analyze", "deal:open-players", "--cards", "8", "--plot", str(heat)])
     assert r.code == 0 and heat.exists() and "2677/10080" in r.out
     fast = cli(["analyze", "swap-any", "--cards", "8", "--engine", "fast", "--json"])
-    assert json.loads(fast.out)["engine"] == "swap-step DP"
+    assert _result(fast.out, "exact")["engine"] == "swap-step DP"
     walk = cli(["analyze", "swap-any", "--cards", "9", "--engine", "walk"])
     assert walk.code == 2 and "random paths" in walk.err
 
@@ -131,8 +151,9 @@ def test_seeded_monte_carlo_matches_its_golden_vector(cli: CliRunner) -> None:
     vec = json.loads((VECTORS / "analysis_monte_carlo.json").read_text(encoding="utf-8"))
     r = cli(["analyze", vec["method"], "--cards", str(vec["cards"]), "--trials",
              str(vec["trials"]), "--seed", vec["seed"], "--json"])  # fmt: skip
-    data = json.loads(r.out)
-    assert data["algorithm"] == vec["algorithm"] and data["counts"] == vec["counts"]
+    assert json.loads(r.out)["algorithm"] == vec["algorithm"]
+    data = _result(r.out, "monte-carlo")
+    assert data["counts"] == vec["counts"]
     # Independent recount: the same seeded stream driving fisher_yates directly.
     chooser = UniformSampler(SeededSource(vec["seed"], vec["purpose"], 0))
     counts = [[0] * vec["cards"] for _ in range(vec["cards"])]
@@ -174,7 +195,7 @@ def test_options_that_do_not_apply_are_refused(cli: CliRunner) -> None:
 
 
 def test_deal_json_names_its_hands_and_verdict(cli: CliRunner) -> None:
-    data = json.loads(cli(["analyze", "deal:open-players", "--cards", "6", "--json"]).out)
+    data = _result(cli(["analyze", "deal:open-players", "--cards", "6", "--json"]).out, "exact")
     assert data["hands"] == [3, 3] and data["verdict"] == "biased"
     # independent: each of the 20 deals into two hands of 3 has probability 2**-k, where
     # k counts the cards dealt while both hands were still open (each a fair coin)
@@ -190,7 +211,7 @@ def test_deal_json_names_its_hands_and_verdict(cli: CliRunner) -> None:
         expected[owners] = prob
     got = {tuple(o["outcome"]): Fraction(o["probability"]) for o in data["outcomes"]}
     assert got == expected
-    fair = json.loads(cli(["analyze", "deal:fraction", "--cards", "6", "--json"]).out)
+    fair = _result(cli(["analyze", "deal:fraction", "--cards", "6", "--json"]).out, "exact")
     assert fair["verdict"] == "uniform" and fair["tv"] == "0" and fair["tv_float"] == 0.0
 
 
@@ -201,7 +222,8 @@ def test_cut_off_walk_of_a_fair_method_is_not_called_biased(cli: CliRunner) -> N
 
 
 def test_mixing_json_has_exactly_the_issue_fields(cli: CliRunner) -> None:
-    points = json.loads(cli(["mixing", "riffle", "--cards", "3", "--max", "2", "--json"]).out)
+    args = ["mixing", "riffle", "--cards", "3", "--max", "2", "--json"]
+    points = _result(cli(args).out)["points"]
     assert all({"shuffles", "tv", "separation"} <= set(p) for p in points)
     # one riffle of 3 cards (2**3 equally likely cut-and-drop labellings): the identity
     # comes from 4 of them, each of the 4 two-packet interleavings from 1, the reversal
@@ -212,7 +234,7 @@ def test_mixing_json_has_exactly_the_issue_fields(cli: CliRunner) -> None:
 
 def test_cards_is_c_and_n_is_not_cards(cli: CliRunner) -> None:
     short = cli(["analyze", "swap-any", "-c", "3", "--json"])
-    assert short.code == 0 and json.loads(short.out)["cards"] == 3
+    assert short.code == 0 and _result(short.out, "exact")["cards"] == 3
     assert (
         cli(["mixing", "riffle", "-c", "52", "--max", "8"]).out
         == cli(["mixing", "riffle", "--cards", "52", "--max", "8"]).out
@@ -233,8 +255,8 @@ def test_engine_choices_come_from_the_library(cli: CliRunner) -> None:
         assert choice in help_text
     r = cli(["analyze", "swap-any", "--cards", "4", "--engine", "quick"])
     assert r.code == 2 and len(r.err.splitlines()) == 1 and "'quick'" in r.err
-    walk = json.loads(
-        cli(["analyze", "swap-any", "--cards", "4", "--engine", "walk", "--json"]).out
+    walk = _result(
+        cli(["analyze", "swap-any", "--cards", "4", "--engine", "walk", "--json"]).out, "exact"
     )
     # independent: the 4**4 equally likely swap sequences, counted by brute force
     paths: dict[tuple[int, ...], int] = {}
@@ -277,7 +299,7 @@ def test_mixing_group_without_a_subcommand_shows_its_help(cli: CliRunner) -> Non
 def test_mixing_json_fractions_longer_than_4300_digits(cli: CliRunner) -> None:
     r = cli(["mixing", "riffle", "--cards", "300", "--max", "50", "--json"])
     assert r.code == 0, r.err
-    last = json.loads(r.out)[-1]
+    last = _result(r.out)["points"][-1]
     assert last["shuffles"] == 50
     # Separation after k riffles (a = 2**k packets): 1 - n! C(a, n) / a**n.
     n, a = 300, 2**50

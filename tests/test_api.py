@@ -9,6 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import croupier
 from croupier.cards import parse_cards
 from croupier.dealing.deal import deal_from_number, deal_many
-from croupier.dealing.layout import make_layout
+from croupier.dealing.layout import Layout, make_layout
 from croupier.decks import make_deck
 from croupier.errors import CroupierError, LayoutError, RangeError, RankingError
 from croupier.randomness import EntropySource, OsRandomSource, SeededSource, UniformSampler
@@ -35,7 +36,7 @@ def _python(code: str) -> str:
 
 # --------------------------------------------------------------------- the names
 def test_about_twenty_public_names_all_resolve() -> None:
-    assert 15 <= len(croupier.__all__) <= 25
+    assert 15 <= len(croupier.__all__) <= 30
     assert len(set(croupier.__all__)) == len(croupier.__all__)
     for name in croupier.__all__:
         assert getattr(croupier, name) is not None, name
@@ -110,30 +111,39 @@ def test_print_deal_shows_a_bridge_deal() -> None:
     assert len({c for h in hands for c in h}) == 52
 
 
-def test_deal_str_lists_every_pile_highest_first() -> None:
+def test_deal_str_lists_every_set_highest_first_and_every_stack_top_first() -> None:
     d = croupier.deal("holdem", players=3, seed="str")
     lines = str(d).splitlines()
     assert lines[0] == f"holdem deal {d.number} (method optimal)"
     assert len(lines) == 1 + len(d.layout.piles)
     for line, pile, cards in zip(lines[1:], d.layout.piles, d.piles, strict=True):
         name, *codes = line.split()
-        shown = parse_cards(" ".join(codes))
         assert name == pile.name
+        if pile.ordered:  # the stock: its cards as dealt, top first
+            assert codes[-2:] == ["(top", "first)"]
+            assert parse_cards(" ".join(codes[:-2])) == list(cards)
+            continue
+        shown = parse_cards(" ".join(codes))
         assert sorted(shown) == sorted(cards)
         ace_high = [14 if c.rank == 1 else int(c.rank) for c in shown]
         keys = [(int(c.suit or 0), r) for c, r in zip(shown, ace_high, strict=True)]
         assert keys == sorted(keys, reverse=True)
+    assert [p.ordered for p in d.layout.piles] == [False] * 6 + [True]
 
 
 # -------------------------------------------------- reproducible as the CLI is
+def _records(out: str) -> list[str]:
+    """The deals of a text output, without the seeded-run notice on its first line."""
+    return [line for line in out.splitlines() if not line.startswith(("seeded:", "% seeded:"))]
+
+
 @pytest.mark.parametrize("seed", ["x", "club night 12", "hex:00ff"])
 def test_seeded_deal_is_what_the_cli_deals(cli: CliRunner, seed: str) -> None:
-    result = cli(["deal", "--seed", seed, "--json"])
+    result = cli(["deal", "--engine", "deal", "--seed", seed, "--format", "pbn-deal"])
     assert result.code == 0, result.err
-    shown = json.loads(result.out)
     d = croupier.deal(seed=seed)
-    assert str(d.number) == shown["number"]
-    assert d.algorithm == shown["algorithm"]
+    assert _records(result.out) == [d.pbn]
+    assert d.algorithm == "croupier-deal/2"
 
 
 def test_seeded_deal_is_the_library_path() -> None:
@@ -145,11 +155,11 @@ def test_seeded_deal_is_the_library_path() -> None:
 
 
 def test_seeded_deals_are_what_the_cli_deals(cli: CliRunner) -> None:
-    result = cli(["deal", "euchre", "--seed", "run", "--count", "4", "--json"])
+    args = ["deal", "euchre", "--engine", "deal", "--seed", "run", "--count", "4"]
+    result = cli([*args, "--format", "oneline"])
     assert result.code == 0, result.err
-    numbers = [obj["number"] for obj in json.loads(result.out)["deals"]]
     run = list(croupier.deals("euchre", 4, seed="run"))
-    assert [str(d.number) for d in run] == numbers
+    assert _records(result.out) == [d.oneline for d in run]
 
 
 def test_deals_one_by_one_from_one_stream() -> None:
@@ -224,14 +234,14 @@ def test_source_kinds() -> None:
 def test_seeded_shuffle_is_what_the_cli_shuffles(cli: CliRunner, items: list[str]) -> None:
     result = cli(["shuffle", *items, "--seed", "round 1", "--json"])
     assert result.code == 0, result.err
-    assert croupier.shuffle(items, seed="round 1") == json.loads(result.out)["items"]
+    assert croupier.shuffle(items, seed="round 1") == json.loads(result.out)["result"]["items"]
 
 
 def test_long_shuffle_follows_the_cli_rule(cli: CliRunner) -> None:
     n = 2100
     result = cli(["shuffle", "--cards", str(n), "--seed", "long", "--json"])
     assert result.code == 0, result.err
-    shown = json.loads(result.out)
+    shown = json.loads(result.out)["result"]
     assert croupier.shuffle(range(1, n + 1), seed="long") == shown["items"]
     method = get_shuffle_method(shown["method"])
     expected = method(list(range(1, n + 1)), UniformSampler(SeededSource("long", "shuffle")))
@@ -284,14 +294,23 @@ def _vector(name: str) -> dict[str, Any]:
     return data
 
 
+def golden_layout(case: dict[str, Any]) -> Layout:
+    """The layout of a golden case: its game, players and hands; every pile a set when the
+    case says ``"sets": true`` (the deals of ``croupier-deal/2`` and ``croupier-bulk/1``)."""
+    lay = make_layout(case["game"], players=case["players"], hands=case.get("hands"))
+    return lay.without_stacks() if case.get("sets") else lay
+
+
 @pytest.mark.parametrize("case", _vector("deal_golden.json")["cases"], ids=lambda c: c["seed"])
 def test_deals_reproduce_the_golden_deals(case: dict[str, Any]) -> None:
     assert case["purpose"] == "deal"
-    kwargs: dict[str, Any] = {"players": case["players"], "method": case["method"]}
+    lay = golden_layout(case)
+    kwargs: dict[str, Any] = {"method": case["method"]}
     if case["count"] == 1:
-        got = [croupier.deal(case["game"], seed=case["seed"], **kwargs)]
+        got = [croupier.deal(lay, seed=case["seed"], **kwargs)]
     else:
-        got = list(croupier.deals(case["game"], case["count"], seed=case["seed"], **kwargs))
+        got = list(croupier.deals(lay, case["count"], seed=case["seed"], **kwargs))
+    assert all(d.algorithm == "croupier-deal/2" for d in got)
     assert [str(d.number) for d in got] == [d["number"] for d in case["deals"]]
     assert [d.bits_used for d in got] == [d["bits_used"] for d in case["deals"]]
 
@@ -322,3 +341,208 @@ def test_shuffles_reproduce_the_golden_shuffles(case: dict[str, Any]) -> None:
         fresh = make_deck("standard")
         assert list(deck) == [fresh[i] for i in case["result"]]
         assert deck.last_shuffle_bits == case["bits_used"]
+
+
+def bulk_golden_layout(game: str) -> Layout:
+    """The layout a key of ``bulk.json`` names (``hands=2,2,5`` for a custom one), every pile
+    a set: the file pins ``croupier-bulk/1``."""
+    if game.startswith("hands="):
+        return make_layout(hands=game.removeprefix("hands="))
+    return make_layout(game).without_stacks()
+
+
+@pytest.mark.parametrize("key", [k for k in _vector("bulk.json") if k != "algorithm"])
+def test_deal_array_reproduces_the_bulk_golden_vectors(key: str) -> None:
+    rows = _vector("bulk.json")[key]
+    game, seed, start = key.split("|")
+    lay = bulk_golden_layout(game)
+    got = croupier.deal_array(lay, len(rows), seed=seed, start=int(start))
+    assert ["".join(map(str, r)) for r in got.piles.tolist()] == rows
+    assert got[0].algorithm == "croupier-bulk/1"
+    if seed.startswith("hex:"):  # bytes are the same seed as their hex: digits
+        raw = bytes.fromhex(seed[4:])
+        assert croupier.deal_array(lay, len(rows), seed=raw, start=int(start)) == got
+    if not game.startswith("hands="):  # the game itself: the same piles, stacks or not
+        assert np.array_equal(
+            croupier.deal_array(game, len(rows), seed=seed, start=int(start)).piles, got.piles
+        )
+
+
+# -------------------------------------------------------- one API for every door
+def test_dir_shows_only_the_public_names() -> None:
+    names = dir(croupier)
+    assert set(croupier.__all__) <= set(names)
+    assert {n for n in names if not n.startswith("__")} == {
+        n for n in croupier.__all__ if not n.startswith("__")
+    }
+    for hidden in ("Any", "TypeVar", "importlib", "os", "sys", "T", "overload", "annotations"):
+        assert hidden not in names
+    assert "__version__" in names and "__all__" in names
+
+
+def test_the_game_comes_first_then_the_count() -> None:
+    for door in (croupier.deals, croupier.deal_array):
+        params = list(inspect.signature(door).parameters)
+        assert params[:2] == ["game", "count"], door.__name__
+    assert next(iter(inspect.signature(croupier.deal).parameters)) == "game"
+    a = croupier.deal_array("bridge", 1000, seed="order")
+    assert len(a) == 1000 and a == croupier.deal_array(count=1000, seed="order")
+    assert a[:3] == croupier.deal_array(None, 3, seed="order")
+    assert len(croupier.deal_array(seed="order")) == 1  # count defaults to 1, as deals'
+    assert len(croupier.deal_array("bridge", 0)) == 0
+    assert list(croupier.deals(seed="order")) == list(croupier.deals("bridge", 1, seed="order"))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: croupier.deal_array(1000), "the game comes first: deal_array('bridge', 1000)"),
+        (lambda: croupier.deal_array(1000, seed=3), "deal_array('bridge', 1000)"),
+        (lambda: croupier.deal_array(1000, "euchre"), "deal_array('euchre', 1000)"),
+        (lambda: croupier.deals(5), "the game comes first: deals('bridge', 5)"),
+        (lambda: croupier.deal(5), "deals('bridge', 5)"),
+    ],
+)
+def test_a_count_where_the_game_goes_says_the_order(call: Any, message: str) -> None:
+    with pytest.raises(CroupierError) as info:
+        call()
+    assert message in str(info.value)
+
+
+SEEDS_ALIKE = [(42, "42"), (b"\x00\xff", "hex:00ff"), ("club night", "club night")]
+
+
+@pytest.mark.parametrize(("seed", "same"), SEEDS_ALIKE, ids=["int", "bytes", "str"])
+def test_every_door_takes_text_whole_number_and_bytes_seeds(
+    seed: str | int | bytes, same: str
+) -> None:
+    assert croupier.deal(seed=seed) == croupier.deal(seed=same)
+    assert list(croupier.deals("skat", 3, seed=seed)) == list(croupier.deals("skat", 3, seed=same))
+    assert croupier.deal_array("euchre", 50, seed=seed) == croupier.deal_array(
+        "euchre", 50, seed=same
+    )
+    decks = [croupier.Deck(seed=seed), croupier.Deck(seed=same), croupier.Deck()]
+    decks[0].shuffle()
+    decks[1].shuffle()
+    decks[2].shuffle(seed=seed)
+    assert decks[0] == decks[1] == decks[2]
+    assert croupier.shuffle(range(9), seed=seed) == croupier.shuffle(range(9), seed=same)
+    assert croupier.source(seed, purpose="p").bits(64) == croupier.source(same, purpose="p").bits(
+        64
+    )
+
+
+def test_seed_annotations_agree_across_the_doors() -> None:
+    def seed_type(function: Any) -> object:
+        return inspect.signature(function).parameters["seed"].annotation
+
+    kinds = {
+        seed_type(f)
+        for f in (
+            croupier.deal,
+            croupier.deals,
+            croupier.deal_array,
+            croupier.shuffle,
+            croupier.source,
+            croupier.Deck,
+            croupier.Deck.shuffle,
+        )
+    }
+    assert kinds == {"Seed | None"}
+
+
+def _bad_calls() -> dict[str, Any]:
+    d = croupier.unrank("bridge", 7)
+    return {
+        "deal game int": lambda: croupier.deal(5),
+        "deal game list": lambda: croupier.deal(["bridge"]),
+        "deal players text": lambda: croupier.deal("holdem", players="3"),
+        "deal players float": lambda: croupier.deal("holdem", players=2.0),
+        "deal hands int": lambda: croupier.deal(hands=5),
+        "deal hands text item": lambda: croupier.deal(hands=[2, "x"]),
+        "deal hands float item": lambda: croupier.deal(hands=[2, 2.5]),
+        "deal deck int": lambda: croupier.deal(deck=5),
+        "deal deck of ints": lambda: croupier.deal(hands=[1], deck=[1, 2]),
+        "deal seed float": lambda: croupier.deal(seed=3.5),
+        "deal seed bytearray": lambda: croupier.deal(seed=bytearray(b"x")),
+        "deal method int": lambda: croupier.deal(method=5),
+        "deal entropy int": lambda: croupier.deal(entropy=5),
+        "deal source int": lambda: croupier.deal(source=5),
+        "deals count text": lambda: croupier.deals("bridge", "3"),
+        "deals count float": lambda: croupier.deals("bridge", 2.0),
+        "deals source text": lambda: croupier.deals("bridge", 2, source="os"),
+        "deals method": lambda: croupier.deals("bridge", 2, method="nope"),
+        "deal_array count text": lambda: croupier.deal_array("bridge", "3"),
+        "deal_array count negative": lambda: croupier.deal_array("bridge", -1),
+        "deal_array start text": lambda: croupier.deal_array("bridge", 1, start="x"),
+        "deal_array start negative": lambda: croupier.deal_array("bridge", 1, start=-1),
+        "deal_array seed list": lambda: croupier.deal_array("bridge", 1, seed=[1]),
+        "deal_array game float": lambda: croupier.deal_array(2.5),
+        "shuffle int": lambda: croupier.shuffle(5),
+        "shuffle method int": lambda: croupier.shuffle([1, 2], method=5),
+        "shuffle_in_place tuple": lambda: croupier.shuffle_in_place((1, 2)),
+        "shuffle_in_place int": lambda: croupier.shuffle_in_place(5),
+        "permutation text": lambda: croupier.permutation("x"),
+        "sample k text": lambda: croupier.sample([1, 2], "x"),
+        "sample int": lambda: croupier.sample(5, 1),
+        "source purpose int": lambda: croupier.source("x", purpose=5),
+        "source index text": lambda: croupier.source("x", index="x"),
+        "rank text": lambda: croupier.rank("x"),
+        "rank scheme int": lambda: croupier.rank(d, 5),
+        "unrank number text": lambda: croupier.unrank("bridge", "x"),
+        "layout int": lambda: croupier.layout(5),
+        "layout players text": lambda: croupier.layout("holdem", players="x"),
+        "Deck int": lambda: croupier.Deck(5),
+        "Deck shuffle source": lambda: croupier.Deck().shuffle(source=5),
+        "Permutation int": lambda: croupier.Permutation(5),
+        "parse_card int": lambda: croupier.parse_card(5),
+        "format_cards int": lambda: croupier.format_cards(5),
+        "pbn of euchre": lambda: croupier.deal("euchre").pbn,
+    }
+
+
+@pytest.mark.parametrize("name", list(_bad_calls()))
+def test_every_bad_input_is_a_one_line_croupier_error(name: str) -> None:
+    call = _bad_calls()[name]
+    with pytest.raises(CroupierError) as info:
+        result = call()
+        if inspect.isgenerator(result):  # an iterator is checked when it is made
+            pytest.fail(f"{name}: accepted, lazily")
+    message = str(info.value)
+    assert message and "\n" not in message and len(message) < 400
+
+
+# ------------------------------------------------------ Deal.pbn and Deal.oneline
+@pytest.mark.parametrize("game", ["bridge", "whist", "euchre", "holdem", "skat", "pinochle"])
+def test_oneline_and_pbn_are_the_writers_lines(game: str) -> None:
+    from croupier.bulk import DealArray
+    from croupier.bulk.writers.text import oneline_bytes, pbn_deal_bytes
+
+    run = list(croupier.deals(game, 20, seed="lines"))
+    array = DealArray.from_deals(run)
+    lines = oneline_bytes(array).decode().splitlines()
+    assert [d.oneline for d in run] == [line.rstrip(" ") for line in lines]
+    if make_layout(game).bridge_like:
+        assert [d.pbn for d in run] == pbn_deal_bytes(array).decode().splitlines()
+        from croupier.formats.pbn_deal import parse_pbn_deal
+
+        assert [list(map(sorted, parse_pbn_deal(d.pbn))) for d in run] == [
+            [sorted(h) for h in d.hands] for d in run
+        ]
+    else:
+        with pytest.raises(CroupierError, match=f"not a {game} deal; use .oneline"):
+            run[0].pbn  # noqa: B018
+
+
+def test_a_deal_array_in_a_notebook_shows_a_summary_and_the_first_deals() -> None:
+    many = croupier.deal_array("bridge", 1000, seed="notebook")
+    page = many._repr_html_()
+    assert page.startswith('<table class="croupier-deals">')
+    assert "1,000 deals of bridge: N 13, E 13, S 13, W 13" in page
+    assert "(the first 5 shown)" in page
+    assert page.count("<tr>") == 6  # the header and five deals
+    for deal in many[:5]:
+        assert all(f'data-card="{c.code}"' in page for c in deal.hands[0])
+    few = croupier.deal_array("holdem", 2, players=3, seed="nb")._repr_html_()
+    assert few.count("<tr>") == 3 and "the first" not in few and ">stock<" not in few
+    assert "0 deals of skat" in croupier.deal_array("skat", 0)._repr_html_()

@@ -123,15 +123,31 @@ def test_parse_oneline_reads_hand_made_lines_and_refuses_bad_ones() -> None:
 
 
 def test_oneline_of_other_layouts_lists_every_pile() -> None:
-    for game in ("holdem", "euchre", "pinochle"):
+    for game in ("holdem", "euchre", "pinochle", "war"):
         deals = deal_array(60, game, seed="other layouts")
         lines = oneline_bytes(deals).decode().splitlines()
         for line, deal in zip(lines, deals, strict=True):
             expected = " | ".join(
-                " ".join([pile.name, *(c.code for c in sorted_hand(cards, deal.layout.order))])
+                " ".join(
+                    [
+                        pile.name,
+                        *(
+                            c.code
+                            for c in (
+                                cards if pile.ordered else sorted_hand(cards, deal.layout.order)
+                            )
+                        ),
+                    ]
+                )
                 for pile, cards in zip(deal.layout.piles, deal.piles, strict=True)
             )
             assert line == expected
+        if deals.layout.ordered:  # the stacks are written top first, not sorted
+            assert any(
+                list(d.piles[p]) != sorted_hand(d.piles[p], d.layout.order)
+                for d in deals
+                for p in d.layout.stack_piles
+            )
 
 
 # -- PBN -----------------------------------------------------------------------------------

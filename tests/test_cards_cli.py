@@ -7,7 +7,8 @@ import json
 import pytest
 
 from croupier.cards import Card, Rank, Suit, parse_cards
-from croupier.decks import DECK_PRESETS, make_deck
+from croupier.cli.cards_cmd import card_json, card_json_lines
+from croupier.decks import DECK_PRESETS, make_deck, shoe
 from tests.conftest import CliRunner
 
 
@@ -64,7 +65,9 @@ def test_cards_sort_by_the_former_order_name_still_works(cli: CliRunner) -> None
 def test_cards_json(cli: CliRunner) -> None:
     r = cli(["cards", "AS 10h jk AS#2", "--json"])
     assert r.code == 0, r.err
-    data = json.loads(r.out)
+    doc = json.loads(r.out)
+    assert doc["command"] == "cards" and doc["reproducible"] is True and doc["source"] is None
+    data = doc["result"]
     assert [d["code"] for d in data] == ["AS", "TH", "JK", "AS#2"]
     assert data[0] == {
         "rank": "A",
@@ -108,7 +111,7 @@ def test_deck_lists_presets(cli: CliRunner) -> None:
     for name, preset in DECK_PRESETS.items():
         assert rows[name] == str(preset.size)
     assert "shoe:K" in rows and "stripped:RANKS" in rows
-    data = json.loads(cli(["deck", "--json"]).out)
+    data = json.loads(cli(["deck", "--json"]).out)["result"]["presets"]
     assert [d["name"] for d in data] == list(DECK_PRESETS)
     assert all(d["cards"] == len(make_deck(d["name"])) and d["description"] for d in data)
 
@@ -128,13 +131,36 @@ def test_deck_prints_a_deck(cli: CliRunner) -> None:
 def test_deck_json_round_trips(cli: CliRunner, name: str) -> None:
     r = cli(["deck", name, "--json"])
     assert r.code == 0, r.err
-    data = json.loads(r.out)
-    assert [Card.parse(d["code"]) for d in data] == make_deck(name)
+    result = json.loads(r.out)["result"]
+    assert result["deck"] == name
+    assert [Card.parse(d["code"]) for d in result["cards"]] == make_deck(name)
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        shoe(3),
+        shoe(2, base="pinochle"),
+        shoe(4, base="jokers2"),
+        [Card.joker(7), Card.parse("TH").with_copy(41), Card.parse("AS")],
+    ],
+    ids=["shoe", "pinochle-shoe", "jokers-shoe", "odd"],
+)
+def test_the_fast_json_lines_are_card_json(cards: list[Card]) -> None:
+    lines = list(card_json_lines(cards))
+    assert [json.loads(line) for line in lines] == [card_json(c) for c in cards]
+
+
+def test_a_big_shoe_as_json(cli: CliRunner) -> None:
+    r = cli(["deck", "shoe:300", "--json"])
+    data = json.loads(r.out)["result"]["cards"]
+    assert len(data) == 300 * 52 and data[-1] == card_json(shoe(300)[-1])
+    assert data[52]["code"] == "AC#2" and data[52]["long"] == "Ace of Clubs #2"
 
 
 def test_deck_sorted(cli: CliRunner) -> None:
     r = cli(["deck", "piquet", "--sort", "bridge", "--descending", "--json"])
-    data = json.loads(r.out)
+    data = json.loads(r.out)["result"]["cards"]
     assert data[0]["code"] == "AS" and data[-1]["code"] == "7C"
     assert Card.parse(data[1]["code"]) == Card(Rank.KING, Suit.SPADES)
 

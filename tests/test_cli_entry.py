@@ -74,7 +74,7 @@ def test_a_full_disk_is_an_error_not_a_truncated_success(args: list[str]) -> Non
         )
     assert proc.returncode != 0
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and "No space left on device" in errors[0], proc.stderr
+    assert len(errors) == 1 and "no space left on device" in errors[0].lower(), proc.stderr
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
 
 

@@ -92,7 +92,7 @@ def test_stacking_is_used_and_the_run_is_exact(client: Any) -> None:
 
 def test_unseeded_run_gives_passing_deals(client: Any) -> None:
     result = run_script(PLAIN, client=client, chunk=5000)
-    assert result.produced == 300 and result.source == "os"
+    assert result.produced == 300 and result.source == "os-csprng"
     north = result.deals.ranks_held()[:, 0]
     points = sum(
         weight * ((north >> bit) & 1).sum(axis=1)
@@ -166,8 +166,8 @@ def test_dealer_cli_json_summary_is_the_same(cli: CliRunner, client: Any, tmp_pa
     single = json.loads(cli(base).out)
     clustered = json.loads(cli([*base, "--scheduler", client.scheduler.address]).out)
     for doc in (single, clustered):
-        doc.pop("seconds")
-    assert clustered == single
+        doc["result"].pop("seconds")
+    assert clustered == single and single["bits"] > 0
 
 
 def test_cli_cluster_option_errors(cli: CliRunner, tmp_path: Path) -> None:
@@ -176,8 +176,12 @@ def test_cli_cluster_option_errors(cli: CliRunner, tmp_path: Path) -> None:
     assert result.code == 2 and "--chunk splits the work" in result.err
     result = cli(["dealer", script, "--workers", "1", "--scheduler", "tcp://x:1"])
     assert result.code == 2 and "not both" in result.err
-    result = cli(["deal", "--count", "5", "--format", "jsonl", "--workers", "1", "--out", "d"])
-    assert result.code == 2 and "add --engine bulk" in result.err
+    out = str(tmp_path / "d")
+    result = cli(
+        ["deal", "-n", "5", "-f", "jsonl", "--engine", "deal", "--workers", "1", "--out", out]
+    )
+    assert result.code == 2 and "leave out --engine deal" in result.err
+    assert not (tmp_path / "d").exists()
     result = cli(["deal", "--count", "5", "--format", "oneline", "--workers", "1"])
     assert result.code == 2 and "--out DIR" in result.err
 
@@ -265,3 +269,17 @@ def test_missing_extra_is_a_one_line_error(
     )
     assert result.code == 2 and not (tmp_path / "d").exists()
     assert "pip install 'croupier[cluster]'" in result.err and len(result.err.splitlines()) == 1
+
+
+def test_dealer_cli_shows_its_progress_by_time_on_a_cluster(
+    cli: CliRunner, client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_dealer_habits import _watched
+
+    events: list[str] = []
+    script = _script_file(tmp_path)
+    with _watched(monkeypatch, events, after=0.01):
+        result = cli(["dealer", script, "--seed", "bar", "--scheduler", client.scheduler.address])
+    assert result.code == 0, result.err
+    # the bar is up before the first chunk's deals are back: the timer showed it
+    assert events[:2] == ["bar", "batch"], events

@@ -412,7 +412,7 @@ def test_skipped_games_are_reported_and_capped(cli: CliRunner, tmp_path: Path) -
     assert lines[-1] == f"read 1 board from {path} (13 games skipped); wrote {out}"
     assert len(out.read_text().splitlines()) == 2
     quiet = cli(["convert", str(path), "--to", "json", "--quiet"])
-    assert len(quiet.err.splitlines()) == MAX_SKIP_LINES + 1  # warnings stay
+    assert quiet.code == 0 and quiet.err == ""  # --quiet: no warning and no summary line
     skipped = json.loads(quiet.out)["skipped"]
     assert [(s["game"], s["line"]) for s in skipped] == [(g, g) for g in range(2, 15)]
 
@@ -433,7 +433,9 @@ def test_json_report(cli: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "some.lin"
     result = cli(["convert", str(path), str(out), "--json"])
     assert result.code == 0 and result.err == ""
-    report = json.loads(result.out)
+    doc = json.loads(result.out)
+    assert doc["command"] == "convert" and doc["source"] is None and doc["reproducible"] is True
+    report = doc["result"]
     assert report["input"] == str(path) and report["output"] == str(out)
     assert (report["from"], report["to"], report["read"], report["written"]) == (
         "lines",
@@ -565,12 +567,14 @@ def test_dup_warns_of_a_dealer_it_cannot_hold(cli: CliRunner, tmp_path: Path) ->
     boards = [{"board": 1, "dealer": "W", "vulnerable": "All", "deal": PBN_DEALS[0]}]
     path = _write(tmp_path, "odd.json", _json_file(boards))
     out = tmp_path / "odd.dup"
-    result = cli(["convert", str(path), str(out), "--quiet"])
+    result = cli(["convert", str(path), str(out)])
     assert result.code == 0 and out.exists()
-    assert result.err == (
+    assert result.err.splitlines()[0] == (
         f"warning: board 1 of {path}: dealer W and vulnerability All not written; "
-        "a DUP file gives board 1 dealer N, vulnerability None\n"
+        "a DUP file gives board 1 dealer N, vulnerability None"
     )
+    quiet = cli(["convert", str(path), str(tmp_path / "quiet.dup"), "--quiet"])
+    assert quiet.code == 0 and quiet.err == "" and (tmp_path / "quiet.dup").exists()
 
 
 def test_oversized_input_is_refused_unread(

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 import croupier
 from croupier.cards import Card, Rank, Suit
-from croupier.cli.deal_cmd import BULK_SEEDED_LABEL, SEEDED_LABEL
 from croupier.dealing import deal_from_number, deal_many, make_layout
 from croupier.errors import DealNotationError, LayoutError
 from croupier.formats.deal_csv import format_deals_csv
@@ -27,6 +26,14 @@ from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 from croupier.randomness import UniformSampler, make_source
 from croupier.ranking.partitions import subsets_unrank
 from tests.conftest import VECTORS, CliRunner
+
+# The labels of seeded output, spelled out here (they never quote the seed).
+SEEDED_LABEL = (
+    "seeded: reproducible from its seed (croupier-seeded/1), so only as secret as the seed"
+)
+BULK_SEEDED_LABEL = (
+    "seeded: reproducible from its seed (croupier-bulk/1), so only as secret as the seed"
+)
 
 BRIDGE_M = 53_644_737_765_488_792_839_237_440_000
 DECK52 = make_layout("bridge").deck
@@ -99,12 +106,23 @@ def test_json_deal_object_has_every_field() -> None:
     obj = deal_to_dict(d)
     for key in ["game", "hands", "remainder", "number", "scheme", "method", "bits_used"]:
         assert key in obj
-    assert obj["algorithm"] == "croupier-deal/2" and obj["source"] == "seeded"
+    assert obj["algorithm"] == "croupier-deal/3" and obj["source"] == "seeded"
     assert [h["seat"] for h in obj["hands"]] == ["P1", "P2", "P3"]
-    assert obj["piles"][0]["name"] == "board" and len(obj["piles"][0]["cards"]) == 5
-    assert len(obj["remainder"]) == 52 - 6 - 5
+    assert [(p["name"], len(p["cards"])) for p in obj["piles"]] == [
+        ("flop", 3),
+        ("turn", 1),
+        ("river", 1),
+    ]
+    assert obj["remainder"] == [c.code for c in d.remainder]  # the stock, top first
+    assert obj["layout"]["piles"][-1] == {
+        "name": "stock",
+        "size": 41,
+        "kind": "remainder",
+        "stack": True,
+    }
     assert "pbn" not in obj
-    cards = [c for h in obj["hands"] for c in h["cards"]] + obj["piles"][0]["cards"]
+    cards = [c for h in obj["hands"] for c in h["cards"]]
+    cards += [c for p in obj["piles"] for c in p["cards"]]
     assert len(set(cards + obj["remainder"])) == 52
 
 
@@ -119,9 +137,12 @@ def test_csv_has_a_column_per_pile() -> None:
 
 def test_slash_notation_round_trip() -> None:
     lay = make_layout("cribbage", players=3)
-    d = deal_from_number(lay, 123456789)
-    assert parse_deal_piles(lay, format_deal_piles(d)).number == 123456789
-    assert parse_deal_piles(lay, format_deal_piles(d, remainder=False)).number == 123456789
+    number = 123456789 * lay.arrangements + 987654321  # the stock's order: code 987654321
+    d = deal_from_number(lay, number)
+    assert parse_deal_piles(lay, format_deal_piles(d)).number == number
+    # a stock left out takes the cards left in deck order (code 0)
+    short = parse_deal_piles(lay, format_deal_piles(d, remainder=False))
+    assert short.number == 123456789 * lay.arrangements
     with pytest.raises(DealNotationError, match="got 2"):
         parse_deal_piles(lay, "AS KS QS JS / 2C")
     with pytest.raises(DealNotationError, match="P1 has 4 cards"):
@@ -141,8 +162,9 @@ def test_slash_notation_round_trip() -> None:
         ("war", None, (26, 26)),
         ("ratscrew", 3, (18, 17, 17)),
         ("draw", 4, (5, 5, 5, 5, 32)),
-        ("holdem", 2, (2, 2, 5, 43)),
-        ("omaha", 2, (4, 4, 5, 39)),
+        ("holdem", 2, (2, 2, 3, 1, 1, 43)),
+        ("holdem-burn", 2, (2, 2, 1, 3, 1, 1, 1, 1, 40)),
+        ("omaha", 2, (4, 4, 3, 1, 1, 39)),
         ("gin", None, (10, 10, 1, 31)),
         ("cribbage", None, (6, 6, 1, 39)),
         ("euchre", None, (5, 5, 5, 5, 4)),
@@ -154,9 +176,9 @@ def test_slash_notation_round_trip() -> None:
         ("cribbage", 3, (5, 5, 5, 1, 1, 35)),
         ("cribbage", 4, (5, 5, 5, 5, 1, 31)),
         ("pinochle", 3, (15, 15, 15, 3)),
-        ("pinochle", 2, (12, 12, 24)),
+        ("pinochle", 2, (12, 12, 1, 23)),
         ("ratscrew", 5, (11, 11, 10, 10, 10)),
-        ("holdem", 10, (2,) * 10 + (5, 27)),
+        ("holdem", 10, (2,) * 10 + (3, 1, 1, 27)),
     ],
 )
 def test_presets_follow_the_real_rules(
@@ -211,13 +233,14 @@ def test_cli_default_is_a_bridge_deal(cli: CliRunner) -> None:
 
 def test_cli_json_single_and_many(cli: CliRunner) -> None:
     r = cli(["deal", "--seed", "s", "--json"])
-    obj = json.loads(r.out)
+    one = json.loads(r.out)  # the same envelope for one deal as for many
+    obj = one["result"][0]
     assert obj["game"] == "bridge" and obj["pbn"].startswith("N:") and obj["scheme"] == "croupier"
     assert 0 <= int(obj["number"]) < BRIDGE_M
     r = cli(["deal", "euchre", "--seed", "s", "--count", "3", "--format", "json"])
     doc = json.loads(r.out)
-    assert len(doc["deals"]) == 3
-    assert doc["total_bits"] == pytest.approx(sum(d["bits_used"] for d in doc["deals"]))
+    assert list(doc) == list(one) and len(doc["result"]) == 3
+    assert doc["bits"] == pytest.approx(sum(d["bits_used"] for d in doc["result"]))
     r = cli(["deal", "--seed", "s", "--count", "4", "--format", "jsonl"])
     assert len([json.loads(line) for line in r.out.splitlines()]) == 4
 
@@ -228,7 +251,7 @@ def test_cli_same_seed_same_output(cli: CliRunner) -> None:
     c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn-deal"])
     assert a.out == b.out != c.out
     # A seeded run is labelled in its output too: a PBN comment line, then the deals.
-    assert a.out.splitlines()[0] == f"% {SEEDED_LABEL}" and len(a.out.splitlines()) == 3
+    assert a.out.splitlines()[0] == f"% {BULK_SEEDED_LABEL}" and len(a.out.splitlines()) == 3
 
 
 def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> None:
@@ -236,7 +259,7 @@ def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> Non
     text = cli(["deal", "--seed", seed])
     pbn = cli(["deal", "--seed", seed, "--format", "pbn", "--count", "2"])
     first = text.out.splitlines()[0]
-    assert first.startswith("seeded: ") and "croupier-seeded/1" in first
+    assert first.startswith("seeded: ") and "croupier-bulk/1" in first
     assert "secret" in first and "reproducible" in first
     assert text.out.splitlines()[1].startswith("bridge deal ")  # then the deal as before
     # a PBN comment line after the two lines that start every PBN export file
@@ -255,7 +278,7 @@ def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> Non
 def test_cli_custom_hands_and_methods(cli: CliRunner) -> None:
     for method in ["optimal", "block", "round-robin", "proportional", "interval", "fraction"]:
         r = cli(["deal", "--hands", "7,7,7", "--method", method, "--json", "--seed", "m"])
-        obj = json.loads(r.out)
+        obj = json.loads(r.out)["result"][0]
         assert [len(h["cards"]) for h in obj["hands"]] == [7, 7, 7]
         assert len(obj["remainder"]) == 31 and obj["method"] == method
 
@@ -270,9 +293,9 @@ def test_cli_rank_unrank_round_trip(cli: CliRunner) -> None:
         r = cli(["unrank", "bridge", number, "--scheme", scheme])
         assert r.code == 0, r.err
         back = cli(["rank", "bridge", r.out.strip(), "--scheme", scheme, "--json"])
-        assert json.loads(back.out)["number"] == number
+        assert json.loads(back.out)["result"]["number"] == number
     r = cli(["unrank", "skat", "98765", "--json"])
-    obj = json.loads(r.out)
+    obj = json.loads(r.out)["result"]
     assert obj["number"] == "98765" and len(obj["hands"]) == 4
     piles = " / ".join(" ".join(h["cards"]) for h in obj["hands"])
     assert cli(["rank", "skat", piles]).out.strip() == "98765"
@@ -316,13 +339,13 @@ def test_cli_entropy_dice_are_enough(cli: CliRunner) -> None:
     rolls = "dice:" + ",".join(str(1 + i % 6) for i in range(40))
     r = cli(["deal", "--entropy", rolls, "--json"])
     assert r.code == 0, r.err
-    obj = json.loads(r.out)
+    obj = json.loads(r.out)["result"][0]
     assert obj["source"] == "entropy" and obj["bits_used"] == pytest.approx(37 * 2.584962500721156)
 
 
 def test_cli_entropy_report(cli: CliRunner) -> None:
     r = cli(["entropy", "bridge", "--deals", "20", "--json"])
-    obj = json.loads(r.out)
+    obj = json.loads(r.out)["result"]
     assert obj["deals"] == str(BRIDGE_M)
     assert obj["log2_deals"] == pytest.approx(95.4374, abs=1e-4)
     assert obj["log2_deck_orders"] == pytest.approx(225.5810, abs=1e-4)
@@ -338,7 +361,9 @@ def test_golden_seeded_deals() -> None:
     doc = json.loads((VECTORS / "deal_golden.json").read_text(encoding="utf-8"))
     assert doc["algorithm"] == "croupier-deal/2"
     for case in doc["cases"]:
-        lay = make_layout(case["game"], players=case["players"])
+        lay = make_layout(case["game"], players=case["players"], hands=case.get("hands"))
+        if case.get("sets"):  # a game whose preset gained stacks, dealt as croupier-deal/2 did
+            lay = lay.without_stacks()
         src = make_source(seed=case["seed"], purpose=case["purpose"])
         deals = list(deal_many(lay, case["count"], method=case["method"], source=src))
         for got, want in zip(deals, case["deals"], strict=True):
@@ -377,10 +402,10 @@ def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
             "--method",
             case["method"],
             "--format",
-            "jsonl",
+            "json",
         ]
     )
-    numbers = [json.loads(line)["number"] for line in r.out.splitlines()]
+    numbers = [d["number"] for d in json.loads(r.out)["result"]]
     assert numbers == [d["number"] for d in case["deals"]]
 
 
@@ -391,12 +416,16 @@ def test_golden_vectors_match_the_cli(cli: CliRunner) -> None:
 @pytest.mark.parametrize(
     "source_args,note",
     [
-        ([], "from the OS CSPRNG (not reproducible)"),
+        ([], "croupier-bulk/1 (os-csprng stream) from the OS CSPRNG (not reproducible)"),
         (
             ["--seed", "a seed phrase long enough to cover"],
-            "from the seed: reproducible, and only as secret as the seed",
+            "croupier-bulk/1 (seeded stream) from the seed: reproducible, and only as secret "
+            "as the seed",
         ),
-        (["--entropy", "hex:" + "5a" * 24], "from your entropy: only as secret as your bits"),
+        (
+            ["--entropy", "hex:" + "5a" * 24],
+            "optimal from your entropy: only as secret as your bits",
+        ),
     ],
 )
 def test_cli_says_where_the_randomness_came_from_on_stderr(
@@ -404,34 +433,35 @@ def test_cli_says_where_the_randomness_came_from_on_stderr(
 ) -> None:
     r = cli(["deal", "--format", fmt, *source_args])
     assert r.code == 0, r.err
-    assert r.err.splitlines()[-1] == f"dealt with optimal {note}"
+    assert r.err.splitlines()[-1] == f"dealt with {note}"
+    label = SEEDED_LABEL if "--entropy" in source_args else BULK_SEEDED_LABEL
     assert note not in r.out  # stdout stays clean for machine formats
     if fmt == "json":
         assert json.loads(r.out)["source"] in {"os-csprng", "seeded", "entropy"}
     elif fmt == "pbn-deal":
         lines = r.out.splitlines()
         if "--seed" in source_args:  # the seeded label is a PBN comment line
-            assert lines.pop(0) == f"% {SEEDED_LABEL}"
+            assert lines.pop(0) == f"% {label}"
         assert not any(line.startswith("%") for line in lines)
         parse_pbn_deal(lines[0])
     elif fmt == "pbn":
         comments = [line for line in r.out.split("\r\n") if line.startswith("%")]
-        seeded = ["% " + SEEDED_LABEL] if "--seed" in source_args else []
+        seeded = ["% " + label] if "--seed" in source_args else []
         assert comments == ["% PBN 2.1", "% EXPORT", *seeded]
     elif fmt == "lin":
         assert r.out.startswith("pn|") and r.out.count("\n") == 1  # no label line in LIN
 
 
 def test_cli_short_seed_is_loudly_labelled(cli: CliRunner) -> None:
-    r = cli(["deal", "--seed", "42", "--count", "2", "--format", "pbn-deal"])
+    r = cli(["deal", "--seed", "42", "--count", "2", "--format", "pbn"])
     assert r.code == 0
     warning, note = r.err.splitlines()
     assert warning.startswith("warning: the seed has at most 16 bits") and "2^95.4" in warning
-    assert (
-        note
-        == "dealt 2 deals with optimal from the seed: reproducible, and only as secret as the seed"
+    assert note == (
+        "dealt 2 deals with croupier-bulk/1 (seeded stream) from the seed: reproducible, "
+        "and only as secret as the seed"
     )
-    assert r.out.splitlines()[0] == f"% {SEEDED_LABEL}" and len(r.out.splitlines()) == 3
+    assert r.out.split("\r\n")[2] == f"% {BULK_SEEDED_LABEL}"
 
 
 def test_cli_dice_shortfall_is_exact_when_37_rolls_are_rejected(cli: CliRunner) -> None:
@@ -521,16 +551,16 @@ def test_cli_short_flags_mean_the_long_ones(cli: CliRunner) -> None:
             "--method",
             "block",
             "--format",
-            "jsonl",
+            "json",
             "--seed",
             "flags",
         ]
     )
     short = cli(
-        ["deal", "holdem", "-p", "3", "-n", "2", "-m", "block", "-f", "jsonl", "--seed", "flags"]
+        ["deal", "holdem", "-p", "3", "-n", "2", "-m", "block", "-f", "json", "--seed", "flags"]
     )
     assert long.code == short.code == 0 and long.out == short.out
-    assert [json.loads(line)["method"] for line in short.out.splitlines()] == ["block", "block"]
+    assert [d["method"] for d in json.loads(short.out)["result"]] == ["block", "block"]
 
 
 def test_cli_json_is_format_json(cli: CliRunner) -> None:
@@ -538,7 +568,7 @@ def test_cli_json_is_format_json(cli: CliRunner) -> None:
     b = cli(["deal", "euchre", "--seed", "same", "--format", "json"])
     c = cli(["deal", "euchre", "--seed", "same", "--format", "json", "--json"])
     assert a.code == b.code == c.code == 0 and a.out == b.out == c.out
-    assert json.loads(a.out)["game"] == "euchre"
+    assert json.loads(a.out)["result"][0]["game"] == "euchre"
     r = cli(["deal", "--json", "--format", "pbn"])
     assert r.code == 2 and r.out == ""
     assert r.err == "error: --json is --format json; it cannot be combined with --format pbn\n"
@@ -557,7 +587,7 @@ def test_cli_help_lists_every_registered_choice(cli: CliRunner) -> None:
     deal_help = _help(cli, "deal")
     for name in [*GAMES, *METHODS, *scheme_names(), *DECK_PRESETS]:
         assert name in deal_help
-    assert "text, json, jsonl, pbn, pbn-deal, lin, csv" in deal_help
+    assert "text, json, jsonl, csv, pbn, pbn-deal, lin, oneline, npy, npz" in deal_help
     for command in ["rank", "unrank"]:
         assert all(s in _help(cli, command) for s in scheme_names())
     assert all(m in _help(cli, "entropy") for m in METHODS)
@@ -565,23 +595,23 @@ def test_cli_help_lists_every_registered_choice(cli: CliRunner) -> None:
 
 def test_cli_rank_and_unrank_json_shapes(cli: CliRunner) -> None:
     bridge = json.loads(cli(["unrank", "bridge", "5", "--scheme", "andrews", "--json"]).out)
-    assert bridge == {
+    assert bridge["result"] == {
         "number": "5",
         "scheme": "andrews",
         "pbn": format_pbn_deal(deal_from_number(make_layout("bridge"), 5, "andrews").piles),
     }
-    euchre = json.loads(cli(["unrank", "euchre", "7", "--json"]).out)
+    euchre = json.loads(cli(["unrank", "euchre", "7", "--json"]).out)["result"]
     assert set(euchre) == {"number", "scheme", "hands"}
     assert [h["seat"] for h in euchre["hands"]] == ["N", "E", "S", "W", "kitty"]
     assert [len(h["cards"]) for h in euchre["hands"]] == [5, 5, 5, 5, 4]
-    piles = " / ".join(" ".join(h["cards"]) for h in euchre["hands"][:4])
-    assert json.loads(cli(["rank", "euchre", piles, "--json"]).out) == euchre
+    piles = " / ".join(" ".join(h["cards"]) for h in euchre["hands"])  # the kitty top first
+    assert json.loads(cli(["rank", "euchre", piles, "--json"]).out)["result"] == euchre
 
 
 def test_cli_entropy_json_shape(cli: CliRunner) -> None:
     from croupier.dealing import METHODS
 
-    obj = json.loads(cli(["entropy", "skat", "--deals", "3", "--json"]).out)
+    obj = json.loads(cli(["entropy", "skat", "--deals", "3", "--json"]).out)["result"]
     assert set(obj) == {
         "game",
         "layout",
@@ -613,10 +643,10 @@ def test_cli_help_examples_run(
 def test_cli_default_method_is_the_library_default() -> None:
     import inspect
 
-    from croupier.cli.deal_cmd import deal_command
+    from croupier.runs.request import DEFAULT_METHOD
 
     library = inspect.signature(deal_many).parameters["method"].default
-    assert inspect.signature(deal_command).parameters["method"].default == library == "optimal"
+    assert DEFAULT_METHOD == library == "optimal"
 
 
 # -- board formats: PBN games and LIN -------------------------------------------------------
@@ -651,7 +681,7 @@ def _read_with_endplay(fmt: str, text: str) -> list[tuple[tuple[int, str, str], 
 
 def _json_deals(cli: CliRunner, args: list[str]) -> list[list[set[str]]]:
     doc = json.loads(cli(["deal", *args, "--format", "json"]).out)
-    return [_hand_sets(d["pbn"]) for d in doc["deals"]]
+    return [_hand_sets(d["pbn"]) for d in doc["result"]]
 
 
 @pytest.mark.parametrize("fmt", ["pbn", "lin"])
@@ -674,7 +704,7 @@ def test_pbn_is_a_strict_export_file(cli: CliRunner) -> None:
     args = ["--seed", "export", "-n", "3"]
     r = cli(["deal", *args, "-f", "pbn", "--first-board", "7", "-e", 'Club "night"'])
     assert r.code == 0, r.err
-    first_deal = json.loads(cli(["deal", *args, "--json"]).out)["deals"][0]["pbn"]
+    first_deal = json.loads(cli(["deal", *args, "--json"]).out)["result"][0]["pbn"]
     north, east, south, west = first_deal[2:].split(" ")
     # board 7: South deals, both sides vulnerable; the deal starts with South's hand
     game = ['[Event "Club \\"night\\""]', '[Site "?"]', '[Date "?"]', '[Board "7"]']
@@ -682,7 +712,7 @@ def test_pbn_is_a_strict_export_file(cli: CliRunner) -> None:
     game += ['[Vulnerable "All"]', f'[Deal "S:{south} {west} {north} {east}"]']
     game += ['[Scoring "?"]', '[Declarer "?"]', '[Contract "?"]', '[Result "?"]']
     game += [f'[Generator "croupier {croupier.__version__}"]', ""]
-    head = ["% PBN 2.1", "% EXPORT", f"% {SEEDED_LABEL}"]
+    head = ["% PBN 2.1", "% EXPORT", f"% {BULK_SEEDED_LABEL}"]
     lines = r.out.split("\r\n")
     assert lines[:20] == head + game
     assert "\n" not in r.out.replace("\r\n", "")  # every line ends with CR LF
@@ -697,7 +727,7 @@ def test_lin_is_one_board_a_line_as_bbo_writes_it(cli: CliRunner) -> None:
     r = cli(["deal", *args, "-f", "lin", "--first-board", "16"])
     assert r.code == 0, r.err
     deals = [
-        d["pbn"][2:].split(" ") for d in json.loads(cli(["deal", *args, "--json"]).out)["deals"]
+        d["pbn"][2:].split(" ") for d in json.loads(cli(["deal", *args, "--json"]).out)["result"]
     ]
 
     def lin_hand(pbn_hand: str) -> str:
@@ -727,7 +757,7 @@ def test_published_seeds_keep_their_deals_in_the_board_formats(cli: CliRunner) -
     case = json.loads((VECTORS / "deal_golden.json").read_text(encoding="utf-8"))["cases"][0]
     assert (case["game"], case["method"]) == ("bridge", "optimal")
     pinned = [[set(p.split()) for p in d["piles"]] for d in case["deals"]]
-    args = ["--seed", case["seed"], "-n", str(case["count"])]
+    args = ["--seed", case["seed"], "-n", str(case["count"]), "--engine", "deal"]
     for fmt in ("pbn", "lin"):
         boards = _read_with_endplay(fmt, cli(["deal", *args, "-f", fmt]).out)
         assert [hands for _, hands in boards] == pinned
@@ -741,7 +771,7 @@ def test_published_seeds_keep_their_deals_in_the_board_formats(cli: CliRunner) -
     new = cli(["deal", *bulk_args, "-f", "pbn", "--engine", "bulk"]).out
     assert [hands for _, hands in _read_with_endplay("pbn", new)] == expected
     old = cli(["deal", *bulk_args, "-f", "pbn-games"])
-    assert old.out == new.replace(f"% {SEEDED_LABEL}", f"% {BULK_SEEDED_LABEL}")
+    assert old.out == new == cli(["deal", *bulk_args, "-f", "pbn"]).out
 
 
 @pytest.mark.parametrize(
@@ -751,17 +781,14 @@ def test_published_seeds_keep_their_deals_in_the_board_formats(cli: CliRunner) -
         (["-f", "lin", "--first-board", "1000"], "1..999, got 1000"),
         (["-f", "pbn", "--first-board", "990", "-n", "11"], "would reach board 1,000"),
         (["-f", "lin", "-n", "1000"], "deal at most 999 boards, or use --format pbn-deal"),
-        (["-f", "pbn-games", "-n", "5000"], "would reach board 5,000"),
+        (["-f", "pbn", "-n", "5000"], "would reach board 5,000"),
         (["-f", "text", "--first-board", "3"], "--format text has no board numbers"),
         (["-f", "pbn-deal", "--first-board", "3"], "--first-board numbers the boards"),
         (["-f", "lin", "-e", "Cup"], "--event is the Event tag of PBN games"),
         (["-f", "json", "--lf"], "--lf gives --format pbn LF line ends"),
         (["-f", "pbn", "-e", "two\nlines"], "must be one line"),
-        (["euchre", "-f", "pbn"], "use another --format (text, json, jsonl, csv)"),
-        (
-            ["holdem", "-f", "lin", "--engine", "bulk"],
-            "(text, json, jsonl, csv, oneline, npy, npz)",
-        ),
+        (["euchre", "-f", "pbn"], "use another --format (text, json, jsonl, csv, oneline, npy"),
+        (["holdem", "-f", "lin", "--engine", "deal"], "LIN boards need four hands of 13"),
     ],
 )
 def test_board_options_are_checked_before_dealing(

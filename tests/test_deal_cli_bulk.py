@@ -16,23 +16,20 @@ import numpy as np
 import pytest
 
 from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, deal_array
-from croupier.cli.deal_cmd import (
-    BULK_ONLY_FORMATS,
-    BULK_SEEDED_LABEL,
-    BULK_WRITER_NAMES,
-    PER_DEAL_FORMATS,
-    PROGRESS_MIN_DEALS,
-    SEEDED_LABEL,
-    WRITERS,
-    DealFormat,
-    default_engine,
-    progress_wanted,
-)
+from croupier.cli.running import PROGRESS_MIN_DEALS, progress_wanted
 from croupier.dealing import ALGORITHM_ID, Deal, deal_many, make_layout
 from croupier.files import AtomicFile, ExistingFileError, FileWriteError
 from croupier.formats.pbn_deal import format_pbn_deal, parse_pbn_deal
 from croupier.randomness import make_source
 from tests.conftest import MEMORY_GUARD, ROOT, CliRunner
+
+# The labels of seeded output, spelled out here (they never quote the seed).
+SEEDED_LABEL = (
+    "seeded: reproducible from its seed (croupier-seeded/1), so only as secret as the seed"
+)
+BULK_SEEDED_LABEL = (
+    "seeded: reproducible from its seed (croupier-bulk/1), so only as secret as the seed"
+)
 
 BRIDGE = make_layout("bridge")
 
@@ -55,30 +52,35 @@ def same_cards(a: Deal, b: Deal) -> bool:
     return [set(p) for p in a.piles] == [set(p) for p in b.piles]
 
 
-# -- the engine rule: chosen by format, never by count ----------------------------------------
+# -- the engine rule: one default (bulk), never chosen by format or count ------------------
 
 
-def test_formats_are_the_deal_formats_then_the_bulk_only_ones() -> None:
-    from typing import get_args
-
-    formats = get_args(DealFormat)
-    assert formats[: len(PER_DEAL_FORMATS)] == PER_DEAL_FORMATS
-    assert set(formats) == set(WRITERS) | set(BULK_WRITER_NAMES)
-    assert tuple(f for f in formats if f not in PER_DEAL_FORMATS) == BULK_ONLY_FORMATS
-    # every bulk writer is reachable from the command line under its own name
+def test_every_format_is_a_run_format() -> None:
     from croupier.bulk.writers import BULK_FORMATS
+    from croupier.cli.deal_cmd import FORMAT_NAMES
+    from croupier.runs import FORMATS
 
-    assert all(BULK_WRITER_NAMES[name] == name for name in BULK_FORMATS)
-    assert BULK_WRITER_NAMES["pbn-games"] == "pbn"  # the old name of pbn with the bulk engine
+    assert set(FORMAT_NAMES) == set(FORMATS) | {"pbn-games"}
+    # every bulk writer is reachable from the command line under its own name
+    assert set(BULK_FORMATS) <= set(FORMATS)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "pbn", "pbn-deal", "lin", "csv"])
-def test_published_formats_keep_the_deal_engine(cli: CliRunner, fmt: str) -> None:
-    assert default_engine(fmt) == "deal"  # type: ignore[arg-type]
+def test_every_format_defaults_to_the_bulk_engine(cli: CliRunner, fmt: str) -> None:
     plain = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt])
-    explicit = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt, "--engine", "deal"])
+    explicit = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt, "--engine", "bulk"])
     assert plain.code == explicit.code == 0 and plain.out == explicit.out
-    assert plain.err.splitlines()[-1].startswith("dealt 2 deals with optimal from the seed")
+    assert plain.err.splitlines()[-1].startswith("dealt 2 deals with croupier-bulk/1 (seeded")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "pbn", "pbn-deal", "lin", "csv"])
+def test_the_deal_engine_is_an_explicit_choice(cli: CliRunner, fmt: str) -> None:
+    old = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt, "--engine", "deal"])
+    new = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt])
+    assert old.code == new.code == 0 and old.out != new.out
+    assert old.err.splitlines()[-1].startswith("dealt 2 deals with optimal from the seed")
+    by_method = cli(["deal", "--seed", "published", "-n", "2", "-f", fmt, "--method", "optimal"])
+    assert by_method.out == old.out  # asking for a deal method asks for the deal engine
 
 
 def test_bulk_only_formats_default_to_bulk_for_any_count(cli: CliRunner) -> None:
@@ -109,7 +111,8 @@ def test_bulk_pbn_deal_is_one_deal_string_per_line_like_the_deal_engine(cli: Cli
     assert lines[0] == f"% {BULK_SEEDED_LABEL}" and lines[0] != f"% {SEEDED_LABEL}"
     assert lines[1:] == [format_pbn_deal(d.piles) for d in bulk(5, "pbn")]
     # the deal engine's pbn-deal from the same seed: same layout of lines, other deals
-    old = cli(["deal", "-n", "5", "-f", "pbn-deal", "--seed", "pbn"]).out.splitlines()
+    old = cli(["deal", "-n", "5", "-f", "pbn-deal", "--seed", "pbn", "--engine", "deal"])
+    old = old.out.splitlines()
     assert old[0] == f"% {SEEDED_LABEL}" and old[1:] != lines[1:]
 
 
@@ -136,7 +139,7 @@ def test_bulk_jsonl_objects(cli: CliRunner) -> None:
     r = cli(["deal", "euchre", "--engine", "bulk", "-n", "3", "-f", "jsonl", "--seed", "j"])
     assert r.code == 0
     objs = [json.loads(line) for line in r.out.splitlines()]
-    assert [o["algorithm"] for o in objs] == [BULK_ALGORITHM_ID] * 3
+    assert [o["algorithm"] for o in objs] == ["croupier-bulk/2"] * 3  # the kitty is a stack
     assert {o["source"] for o in objs} == {"seeded"}
     for obj, deal in zip(objs, bulk(3, "j", "euchre"), strict=True):
         assert [h["seat"] for h in obj["hands"]] == ["N", "E", "S", "W"]
@@ -155,9 +158,15 @@ def test_bulk_engine_writes_the_per_deal_formats_too(cli: CliRunner, fmt: str) -
     numbers = [str(deal_number(d)) for d in expected]
     if fmt == "json":
         doc = json.loads(r.out)
-        assert [d["number"] for d in doc["deals"]] == numbers
-        assert {d["algorithm"] for d in doc["deals"]} == {BULK_ALGORITHM_ID}
-        assert {d["source"] for d in doc["deals"]} == {"seeded"}
+        assert [d["number"] for d in doc["result"]] == numbers
+        assert {d["algorithm"] for d in doc["result"]} == {BULK_ALGORITHM_ID}
+        assert {d["source"] for d in doc["result"]} == {"seeded"}
+        assert (doc["command"], doc["algorithm"], doc["source"]) == (
+            "deal",
+            BULK_ALGORITHM_ID,
+            "seeded",
+        )
+        assert doc["reproducible"] is True and doc["bits"] > 3 * 95
     elif fmt == "csv":
         rows = list(csv.DictReader(io.StringIO(r.out)))
         assert [row["number"] for row in rows] == numbers
@@ -175,7 +184,7 @@ def test_json_flag_is_format_json_with_the_bulk_engine(cli: CliRunner) -> None:
     a = cli(["deal", "--engine", "bulk", "-n", "2", "--json", "--seed", "j"])
     b = cli(["deal", "--engine", "bulk", "-n", "2", "-f", "json", "--seed", "j"])
     assert a.code == b.code == 0 and a.out == b.out
-    assert len(json.loads(a.out)["deals"]) == 2
+    assert len(json.loads(a.out)["result"]) == 2
     r = cli(["deal", "-f", "oneline", "--json"])
     assert r.code == 2 and "--json is --format json" in r.err
 
@@ -200,17 +209,18 @@ def test_prefix_stability_through_the_cli(cli: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--engine", "bulk", "--entropy", "dice:1,2,3"], "--entropy works with --engine deal"),
-        (["-f", "oneline", "--entropy", "dice:1,2,3"], "--format oneline is written by --engine"),
-        (["--engine", "bulk", "-m", "block"], "the methods (optimal, block"),
-        (["--engine", "bulk", "--scheme", "andrews"], "--scheme works with --engine deal"),
-        (["--engine", "deal", "-f", "npy", "-o", "x.npy"], "written by --engine bulk only"),
+        (["--engine", "bulk", "--entropy", "dice:1,2,3"], "user entropy works with --engine deal"),
+        (["--engine", "bulk", "-m", "block"], "the deal methods (optimal, ...) use --engine deal"),
+        (["--where", "hcp(north) > 10", "--engine", "deal"], "leave out --engine deal"),
+        (["--strategy", "stacking"], "give --where too"),
         (["-f", "npy"], "give a file: --out FILE.npy"),
         (["-f", "npz", "--engine", "bulk"], "never written to standard output"),
         (["-f", "oneline", "-n", str(10**10 + 1)], "at most 10,000,000,000"),
-        (["-n", str(10**9 + 1)], "--engine bulk deals up to 10,000,000,000"),
-        (["euchre", "-f", "pbn-games"], "PBN games need four hands"),
-        (["euchre", "--engine", "bulk", "-f", "pbn-deal"], "use another --format (text, json"),
+        (["--engine", "deal", "-n", str(10**9 + 1)], "the bulk engine deals up to 10,000,000,000"),
+        (["euchre", "-f", "pbn"], "PBN games need four hands"),
+        (["euchre", "-f", "pbn-deal"], "PBN deals need four hands"),
+        (["euchre", "-f", "lin"], "LIN boards need four hands"),
+        (["euchre", "--where", "hcp(north) > 10"], "is not a bridge layout"),
     ],
 )
 def test_incompatible_options_are_one_line_errors(
@@ -288,7 +298,8 @@ def test_note_names_the_bulk_algorithm_and_the_stream(cli: CliRunner) -> None:
     r = cli(["deal", "-n", "2", "-f", "oneline"])
     assert r.code == 0
     assert r.err.splitlines() == [
-        f"dealt 2 deals with {BULK_ALGORITHM_ID} (os stream) from the OS CSPRNG (not reproducible)"
+        f"dealt 2 deals with {BULK_ALGORITHM_ID} (os-csprng stream) "
+        "from the OS CSPRNG (not reproducible)"
     ]
     assert not r.out.startswith("seeded")
     seeded = cli(["deal", "-n", "2", "-f", "oneline", "--seed", "hex:" + "a5c3" * 16])
@@ -298,12 +309,18 @@ def test_note_names_the_bulk_algorithm_and_the_stream(cli: CliRunner) -> None:
     )
 
 
-def test_quiet_drops_the_note_but_not_warnings(cli: CliRunner) -> None:
+def test_quiet_means_quiet(cli: CliRunner) -> None:
     assert cli(["deal", "-n", "2", "-f", "oneline", "--quiet"]).err == ""
-    assert cli(["deal", "-n", "2", "--quiet"]).err == ""  # the deal engine too
-    r = cli(["deal", "-n", "2", "-f", "oneline", "--quiet", "--seed", "42"])
+    assert cli(["deal", "-n", "2", "--quiet", "--engine", "deal"]).err == ""  # the deal engine too
+    assert cli(["deal", "-n", "2", "-f", "pbn", "--quiet", "--seed", "42"]).err == ""
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "lin"])
+def test_weak_seeds_are_warned_about_where_the_deals_are_secret(cli: CliRunner, fmt: str) -> None:
+    r = cli(["deal", "-n", "2", "-f", fmt, "--seed", "42"])
     assert r.err.startswith("warning: the seed has at most 16 bits")
-    assert len(r.err.splitlines()) == 1
+    for other in ("oneline", "text", "json"):  # a simulation's seed is for reproducing it
+        assert "warning" not in cli(["deal", "-n", "2", "-f", other, "--seed", "42"]).err
 
 
 def test_bits_reports_total_and_per_deal(cli: CliRunner) -> None:
@@ -319,8 +336,10 @@ def test_bits_reports_total_and_per_deal(cli: CliRunner) -> None:
 def test_help_states_the_engine_rule(cli: CliRunner) -> None:
     text = " ".join(cli(["deal", "--help"]).out.split())
     assert "--engine" in text and ALGORITHM_ID in text and BULK_ALGORITHM_ID in text
-    assert "never on --count" in text
-    for fmt in BULK_ONLY_FORMATS:
+    assert "never depends on --format or --count" in text
+    from croupier.runs import FORMATS
+
+    for fmt in FORMATS:
         assert fmt in text
 
 
@@ -374,7 +393,7 @@ def test_no_progress_output_when_stderr_is_not_a_terminal(tmp_path: Path) -> Non
     assert child.returncode == 0, stderr
     assert stdout == b""
     assert stderr.decode().splitlines() == [
-        f"dealt {count} deals with {BULK_ALGORITHM_ID} (os stream) "
+        f"dealt {count} deals with {BULK_ALGORITHM_ID} (os-csprng stream) "
         "from the OS CSPRNG (not reproducible)"
     ]
     assert np.load(out, mmap_mode="r").shape == (count, 52)
@@ -479,11 +498,11 @@ def test_ctrl_c_on_stdout_ends_after_whole_deals(tmp_path: Path) -> None:
         _, err = child.communicate(timeout=60)
     assert child.returncode == 130, err
     assert "Traceback" not in err.decode()
-    doc = json.loads(target.read_text())  # the deal engine's JSON document is closed validly
-    n = len(doc["deals"])
+    doc = json.loads(target.read_text())  # the JSON document is closed validly
+    n = len(doc["result"])
     assert n > 1 and f"wrote {n:,} of 1,000,000 deals to standard output" in err.decode()
-    expected = list(deal_many(BRIDGE, 2, source=make_source(seed="json stop", purpose="deal")))
-    assert [d["pbn"] for d in doc["deals"][:2]] == [format_pbn_deal(d.piles) for d in expected]
+    expected = bulk(2, "json stop")
+    assert [d["pbn"] for d in doc["result"][:2]] == [format_pbn_deal(d.piles) for d in expected]
 
 
 # -- the atomic streaming file ------------------------------------------------------------------

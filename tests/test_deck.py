@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from math import factorial
 
@@ -172,12 +173,18 @@ def test_counts_must_be_whole_numbers(bad: object) -> None:
     assert len(deck) == 52
 
 
-def test_burn() -> None:
-    deck = Deck(_small(5))
-    assert deck.burn() == _small(1)
+def test_burn_returns_what_draw_would() -> None:
+    """``burn()`` is one card and ``burn(n)`` a packet, as ``draw()`` and ``draw(n)``."""
+    deck = Deck(_small(6))
+    assert deck.burn() == _small(1)[0]
     assert deck.burn(2) == _small(3)[1:]
     assert deck.burn(0) == []
-    assert list(deck) == _small(5)[3:]
+    assert deck.burn(1) == [_small(4)[3]]
+    assert list(deck) == _small(6)[4:]
+    drawn, burnt = Deck(_small(3)), Deck(_small(3))
+    assert drawn.draw() == burnt.burn() and drawn.draw(2) == burnt.burn(2)
+    with pytest.raises(NotEnoughCardsError, match="cannot burn a card: only 0 remain"):
+        burnt.burn()
 
 
 @pytest.mark.parametrize("size", range(9))
@@ -338,19 +345,69 @@ def test_shuffle_is_what_croupier_shuffle_deck_prints(cli: CliRunner) -> None:
     assert result.code == 0, result.err
     deck = Deck("euchre", seed="game night")
     deck.shuffle()
-    assert [c.code for c in deck] == json.loads(result.out)["items"]
+    assert [c.code for c in deck] == json.loads(result.out)["result"]["items"]
 
 
 def test_default_method_follows_the_size_rule() -> None:
     assert default_shuffle_method(0).name == "lehmer"
     assert default_shuffle_method(2048).name == "lehmer"
-    assert default_shuffle_method(2049).name == "fisher-yates"
+    assert default_shuffle_method(2049).name == "split"
+    assert default_shuffle_method(2049, rule=1).name == "fisher-yates"
     deck = Deck("shoe:40", seed="big")  # 2,080 cards
     deck.shuffle()
     expected = default_shuffle_method(2080)(
         make_deck("shoe:40"), UniformSampler(SeededSource("big", "shuffle"))
     )
     assert list(deck) == expected
+
+
+def test_shuffle_with_a_seed_is_the_seeded_decks_first_shuffle(cli: CliRunner) -> None:
+    result = cli(["shuffle", "--deck", "euchre", "--seed", "game night"])
+    assert result.code == 0, result.err
+    printed = result.out.split()
+    table = Deck("euchre", seed="own seed")
+    table.shuffle(seed="game night")
+    assert [c.code for c in table] == printed
+    table.sort()
+    table.shuffle(seed="game night")  # the same seed again: the same order again
+    assert [c.code for c in table] == printed
+    assert table.shuffles == 2 and table.last_shuffle_bits > 0
+    own = Deck("euchre", seed="own seed")  # a seed given to one shuffle leaves the deck's own
+    own.shuffle()
+    table.sort()
+    table.shuffle()
+    assert table == own
+    with pytest.raises(CroupierError, match="not both"):
+        table.shuffle(seed="x", source=SeededSource("x"))
+
+
+@pytest.mark.parametrize("seed", [42, b"\x00\xff", "42"])
+def test_deck_seeds_are_text_whole_numbers_or_bytes(seed: str | int | bytes) -> None:
+    same = {42: "42", b"\x00\xff": "hex:00ff", "42": "42"}[seed]
+    a, b = Deck(seed=seed), Deck(seed=same)
+    a.shuffle()
+    b.shuffle()
+    assert a == b
+    c = Deck()
+    c.shuffle(seed=seed)
+    assert c == a
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Deck(5),  # type: ignore[arg-type]
+        lambda: Deck(source=5),  # type: ignore[arg-type]
+        lambda: Deck().shuffle(source="x"),  # type: ignore[arg-type]
+        lambda: Deck().shuffle(seed=2.5),  # type: ignore[arg-type]
+        lambda: Deck().shuffle(method=5),  # type: ignore[arg-type]
+        lambda: Deck().burn("2"),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_types_are_croupier_errors(make: Callable[[], object]) -> None:
+    with pytest.raises(CroupierError) as info:
+        make()
+    assert "\n" not in str(info.value)
 
 
 def test_a_source_passed_to_shuffle_wins_over_the_decks() -> None:

@@ -264,7 +264,9 @@ def test_other_games_are_a_table_of_piles(game: str, players: int | None, deck: 
     page = Page(deal._repr_html_())
     assert page.cards() == _deal_cards(deal)
     assert max(page.cards().values()) == 1
-    assert len(page.with_class("croupier-hand")) == len(layout.piles)
+    stacks = page.with_class("croupier-stack")
+    assert len(page.with_class("croupier-hand")) + len(stacks) == len(layout.piles)
+    assert len(stacks) == len(layout.stack_piles)
     for s in page.with_class("croupier-suit"):
         assert is_red(s) == (s.attrs["title"] in RED_SUITS)
     for name in (p.name for p in layout.piles):

@@ -44,7 +44,7 @@ def umask() -> Iterator[int]:
 
 def temporary_name(target: str, *, host: str | None = None, pid: int = 999_999_999) -> str:
     """A name of croupier's temporary pattern (pid 999999999 exists on no system)."""
-    return f".{target}.croupier-{host or files._HOST}-{pid}-0123456789abcdef.tmp"
+    return f".{target}.croupier-{host or files.HOST_TAG}-{pid}-0123456789abcdef.tmp"
 
 
 # --- modes, computed without touching the umask ---------------------------------------------

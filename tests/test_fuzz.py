@@ -189,9 +189,13 @@ def check_message(message: str) -> None:
 
 
 def check_no_key_material(message: str, secret: str) -> None:
-    """No run of 16 hex digits of ``secret`` shows up in ``message``."""
+    """No run of 16 hex digits of ``secret`` shows up in ``message``, nor 12 characters of a
+    longer key-like run (SquareDeal's session keys are not hex)."""
     for run_ in re.findall(r"[0-9a-fA-F]{16,}", secret):
         assert run_[:16].lower() not in message.lower(), f"key material in {message!r}"
+    for run_ in re.findall(r"[0-9A-Za-z+/=_-]{20,}", secret):
+        for start in range(len(run_) - 11):
+            assert run_[start : start + 12] not in message, f"key material in {message!r}"
 
 
 def _short(value: object) -> str:
@@ -716,6 +720,8 @@ SAMPLE_FILES = {
     "stats.dlr": b"generate 12\npredeal south SAQ542, HKJ87\n"
     b'action frequency "n" (hcp(north), 0, 37), average "s" spades(west)\n',
 }
+SAMPLE_KEY_FILES = ("short.key", "SYN.sqk")
+"""The sample files holding keys (``k.key`` is all zeros, which long numbers repeat)."""
 FILE_NAMES = [*SAMPLE_FILES, "missing.pbn", "new.sqd", "new.sqk", "new.key", "new.pbn", "new.dup"]
 SAFE_NAMES = st.from_regex(
     r"[a-z]{1,6}(\.(pbn|lin|dlm|dup|csv|txt|json|html|sqd|sqk|key|svg|png))?", fullmatch=True
@@ -971,6 +977,9 @@ def call():
     if kind == "key":
         from croupier.tournament.verifiable_workflow import read_key_file
         return read_key_file(case)
+    if kind == "dlr":
+        from croupier.simulate.run import run_script
+        return run_script(data.decode("latin-1"), seed="corpus", generate=100)
     from croupier.formats.board_files import read_boards
     return read_boards(data, kind, source=case.name)
 try:
@@ -991,8 +1000,10 @@ FILE_KINDS = {
     ".csv": "csv",
     ".txt": "lines",
     ".dup": "dup",
+    ".dlr": "dlr",
 }
-"""Raw input files of the corpus, by extension: the reader that must refuse them."""
+"""Raw input files of the corpus, by extension: the reader that must refuse them (a dealer
+script: ``run_script``, parsing it and running it for 100 deals)."""
 
 
 LIMITED = (
@@ -1034,11 +1045,12 @@ def check_refused(outcome: Outcome, secret: str = "") -> None:
     check_no_key_material(lines[0], secret)
 
 
-def check_expected(outcome: Outcome, spec: dict[str, Any]) -> None:
-    """The outcome a JSON case names: ``"exit"`` 2 (the default: refused), 0, or null (either)."""
+def check_expected(outcome: Outcome, spec: dict[str, Any], secret: str = "") -> None:
+    """The outcome a JSON case names: ``"exit"`` 2 (the default: refused), 0, or null (either);
+    a refusal never quotes ``secret``."""
     wanted = spec.get("exit", 2)
     if wanted == 2 or (wanted is None and outcome.code != 0):
-        check_refused(outcome)
+        check_refused(outcome, secret)
     else:
         assert "Traceback" not in outcome.err, outcome.err[-1500:]
         assert outcome.code == 0, f"exit code {outcome.code}: {outcome.err[-800:]!r}"
@@ -1058,14 +1070,17 @@ FILE_CASES = sorted(p for p in CORPUS.iterdir() if p.suffix in FILE_KINDS)
 
 
 def _key_text(case: Path) -> str:
-    return case.read_bytes().decode("latin-1") if case.suffix == ".key" else ""
+    """What a case's messages must not quote: a key file, or a dealer script (a key given
+    as a script by mistake)."""
+    return case.read_bytes().decode("latin-1") if case.suffix in (".key", ".dlr") else ""
 
 
 @pytest.mark.parametrize("case", CLI_CASES, ids=[p.name for p in CLI_CASES])
 def test_corpus_command_line(case: Path, tmp_path: Path) -> None:
     spec = json.loads(case.read_text(encoding="utf-8"))
     _prepare(tmp_path)
-    check_expected(_child(["-m", "croupier", *spec["argv"]], tmp_path), spec)
+    keys = (SAMPLE_FILES[name].decode("latin-1") for name in SAMPLE_KEY_FILES)
+    check_expected(_child(["-m", "croupier", *spec["argv"]], tmp_path), spec, "\n".join(keys))
 
 
 @pytest.mark.parametrize("case", CALL_CASES, ids=[p.name for p in CALL_CASES])
@@ -1102,6 +1117,8 @@ def _command_reading(case: Path, folder: Path) -> list[str]:
         return ["squaredeal", "verify", "case.sqd", name, "ONE.pbn"]
     if case.suffix == ".key":
         return ["boards", "commitment", "--event", "Cup", "--key-file", name]
+    if case.suffix == ".dlr":
+        return ["dealer", name, "-g", "100", "--seed", "corpus"]
     base = ["boards", "verify", "-e", "Cup", "--key-file", "k.key", "--dv", "7", "--session", "1"]
     return [*base, "--commitment", commitment(bytes(32), "Cup"), "--boards", "1", name]
 

@@ -27,21 +27,17 @@ from croupier.analysis.mixing import (
 )
 from croupier.analysis.run import MAX_BITS_CARDS, bits_profile
 from croupier.cli import shuffle_cmd
-from croupier.cli.deal_cmd import (
-    MAX_DEAL_COUNT,
-    MAX_ENTROPY_DEALS,
-    MAX_ENTROPY_WORK,
-    json_document_chunks,
-)
-from croupier.dealing import deal_from_number, make_layout
+from croupier.dealing import make_layout
 from croupier.dealing.layout import MAX_LAYOUT_CARDS
 from croupier.decks import deck_size, make_deck, shoe
 from croupier.errors import CroupierError, LayoutError, RangeError
 from croupier.formats.deal_csv import format_deals_csv
-from croupier.formats.deal_json import deals_to_json, format_deal_json
+from croupier.formats.deal_json import deal_to_dict
 from croupier.moves import cut_perm, faro_perm
 from croupier.perm import MAX_PERMUTATION_SIZE, Permutation, PermutationError
 from croupier.randomness.entropy import MAX_DICE_SIDES, EntropySource, EntropySpecError
+from croupier.runs.measure import MAX_ENTROPY_DEALS, MAX_ENTROPY_WORK
+from croupier.runs.request import MAX_BULK_COUNT, MAX_DEAL_COUNT
 from croupier.spec import parse_spec
 from tests.conftest import MEMORY_GUARD, ROOT, CliRunner, guarded_cli
 
@@ -164,8 +160,10 @@ def test_deck_size_does_not_build_a_shoe() -> None:
 
 def test_deal_count_and_entropy_deals_limits(cli: CliRunner) -> None:
     _one_line_error(
-        *_run(cli, ["deal", "--count", str(MAX_DEAL_COUNT + 1)]), "at most 1,000,000,000"
+        *_run(cli, ["deal", "--engine", "deal", "--count", str(MAX_DEAL_COUNT + 1)]),
+        "1,000,000,000, got 1000000001",
     )
+    _one_line_error(*_run(cli, ["deal", "--count", str(MAX_BULK_COUNT + 1)]), "10,000,000,000, got")
     _one_line_error(*_run(cli, ["deal", "--count", HUGE]), "(401 digits)")
     _one_line_error(*_run(cli, ["entropy", "--deals", str(MAX_ENTROPY_DEALS + 1)]), "10,000")
     # --deals x cards² is bounded: 208 cards allow 693 deals, 694 is refused before dealing.
@@ -174,7 +172,7 @@ def test_deal_count_and_entropy_deals_limits(cli: CliRunner) -> None:
     shoe4 = ["entropy", "--deck", "shoe:4", "--hands", "52,52"]
     _one_line_error(*_run(cli, [*shoe4, "--deals", str(most + 1)]), "at most 693 deals")
     r = cli([*shoe4, "--deals", "2", "--json"])
-    assert r.code == 0 and json.loads(r.out)["measured_over"] == 2
+    assert r.code == 0 and json.loads(r.out)["result"]["measured_over"] == 2
 
 
 def _run(cli: CliRunner, args: list[str]) -> tuple[int, str]:
@@ -186,24 +184,25 @@ def _run(cli: CliRunner, args: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("count", [1, 2, 5])
-def test_json_document_is_streamed_exactly_as_the_whole_document(count: int) -> None:
-    run = [deal_from_number(make_layout("holdem", players=3), k * 7919) for k in range(count)]
-    streamed = "".join(json_document_chunks(iter(run), "croupier"))
-    whole = format_deal_json(run[0]) if count == 1 else deals_to_json(run)
-    assert streamed == whole + "\n"
-    chunks = list(json_document_chunks(iter(run), "sequence"))
-    assert len(chunks) == (1 if count == 1 else count + 2)  # one piece per deal, not one blob
-
-
-def test_cli_json_and_csv_are_byte_identical_to_the_whole_documents(cli: CliRunner) -> None:
+def test_json_document_is_streamed_as_the_whole_document(cli: CliRunner, count: int) -> None:
     from croupier.dealing import deal_many
+    from croupier.formats.envelope import envelope
     from croupier.randomness import make_source
 
     lay = make_layout("euchre")
-    want = list(deal_many(lay, 4, source=make_source(seed="stream", purpose="deal")))
-    got = cli(["deal", "euchre", "--seed", "stream", "-n", "4", "--format", "json"])
-    assert got.out == deals_to_json(want) + "\n"
-    csv = cli(["deal", "euchre", "--seed", "stream", "-n", "4", "--format", "csv"])
+    want = list(deal_many(lay, count, source=make_source(seed="stream", purpose="deal")))
+    args = ["deal", "euchre", "--seed", "stream", "-n", str(count), "--engine", "deal"]
+    got = json.loads(cli([*args, "--format", "json"]).out)
+    whole = envelope(
+        "deal",
+        [deal_to_dict(d) for d in want],
+        algorithm="croupier-deal/3",  # the euchre kitty is a stack
+        source="seeded",
+        reproducible=True,
+        bits=round(sum(d.bits_used for d in want), 6),
+    )
+    assert got == whole
+    csv = cli([*args, "--format", "csv"])
     assert csv.out == format_deals_csv(want)
 
 
@@ -226,7 +225,7 @@ def test_a_huge_json_run_streams_in_bounded_memory_and_stops_on_ctrl_c() -> None
     try:
         assert child.stdout is not None
         head = child.stdout.read(20_000)  # deals arrive long before the run could end
-        assert head.startswith(b'{\n  "deals": [\n    {\n      "game": "bridge"')
+        assert head.startswith(b'{\n  "croupier": ') and b'"result": [\n    {' in head
         child.send_signal(signal.SIGINT)
         _rest, err = child.communicate(timeout=30)
     finally:
@@ -267,6 +266,24 @@ def test_hostile_numbers_are_one_line_errors(cli: CliRunner, args: list[str], ne
     _one_line_error(r.code, r.err, needle)
 
 
+@pytest.mark.parametrize("number", ["9" * 1000 + "^9999", "2^4097", "3*7^9999+1"])
+def test_a_huge_power_is_refused_before_it_is_computed(number: str) -> None:
+    from croupier.cli.algebra_cmd import parse_count
+
+    start = time.monotonic()
+    with pytest.raises(RangeError, match="too large"):
+        parse_count(number)
+    # 1000 nines to the 9999th power has 33 million bits: computing it took 18 s
+    assert time.monotonic() - start < 2
+
+
+def test_the_largest_number_still_reads() -> None:
+    from croupier.cli.algebra_cmd import MAX_COUNT_BITS, parse_count
+
+    assert parse_count(f"2^{MAX_COUNT_BITS - 1}") == 2 ** (MAX_COUNT_BITS - 1)
+    assert parse_count(f"3^{MAX_COUNT_BITS // 2 - 100}*1") == 3 ** (MAX_COUNT_BITS // 2 - 100)
+
+
 def test_entropy_specs_read_ascii_digits_only() -> None:
     assert EntropySource.parse("d20:20,1").digits == (19, 0)
     assert EntropySource.parse("hex:aF").digits == (1, 0, 1, 0, 1, 1, 1, 1)
@@ -282,7 +299,7 @@ def test_entropy_specs_read_ascii_digits_only() -> None:
 def test_apply_keeps_unicode_digits_as_text(cli: CliRunner) -> None:
     r = cli(["apply", "reverse", "7٣", "5", "--json"])
     assert r.code == 0, r.err
-    assert json.loads(r.out)["items"] == [5, "7٣"]
+    assert json.loads(r.out)["result"]["items"] == [5, "7٣"]
     assert cli(["apply", "reverse", "7٣", "5"]).out == "5 7٣\n"
 
 
@@ -329,13 +346,19 @@ def test_bits_profile_sizes_are_bounded() -> None:
 def test_shuffle_file_size_and_lines_are_bounded(
     cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A named in-memory method reads the file whole: its size and line count are bounded
+    (the default file shuffle streams through buckets and has no such bound)."""
     big = tmp_path / "big.txt"
     big.write_bytes(b"a\n" * 600)
+    in_memory = ["shuffle", "--file", str(big), "--method", "fisher-yates"]
     monkeypatch.setattr(shuffle_cmd, "MAX_SHUFFLE_FILE_BYTES", 1000)
-    _one_line_error(*_run(cli, ["shuffle", "--file", str(big)]), "larger than")
+    _one_line_error(*_run(cli, in_memory), "larger than")
     monkeypatch.setattr(shuffle_cmd, "MAX_SHUFFLE_FILE_BYTES", 2000)
     monkeypatch.setattr(shuffle_cmd, "MAX_SHUFFLE_ITEMS", 500)
-    _one_line_error(*_run(cli, ["shuffle", "--file", str(big)]), "more than 500 lines")
+    _one_line_error(*_run(cli, in_memory), "more than 500 lines")
     monkeypatch.setattr(shuffle_cmd, "MAX_SHUFFLE_ITEMS", 600)
-    r = cli(["shuffle", "--file", str(big)])
+    r = cli(in_memory)
+    assert r.code == 0 and r.out == "a\n" * 600
+    monkeypatch.setattr(shuffle_cmd, "MAX_SHUFFLE_FILE_BYTES", 1000)
+    r = cli(["shuffle", "--file", str(big), "--seed", "s"])
     assert r.code == 0 and r.out == "a\n" * 600

@@ -196,7 +196,65 @@ def _cut(items: list[int], s: _Sampler) -> list[int]:
     return items[c:] + items[:c]
 
 
+def split_with(
+    items: list[int], take: Callable[[int], int], levels: list[int], chunk: int, margin: int
+) -> list[int]:
+    """A split shuffle from docs/shuffling-at-scale.md; ``take(k)`` reads the next ``k`` bits."""
+    n = len(items)
+    leaves = [list(items)]
+    for k in levels:  # a key for every item, in the current order; stable split by key
+        keys = iter([take(k) for _ in range(n)])
+        split: list[list[int]] = []
+        for leaf in leaves:
+            by_key: dict[int, list[int]] = {}
+            for x in leaf:
+                by_key.setdefault(next(keys), []).append(x)
+            split += [by_key[key] for key in sorted(by_key)]
+        leaves = split
+    draws: list[tuple[int, list[int]]] = []  # (leaf, its radices m, m-1, ... in one chunk)
+    for number, leaf in enumerate(leaves):
+        radices: list[int] = []
+        for r in range(len(leaf), 1, -1):
+            if radices and math.prod(radices) * r > 2**chunk:
+                draws.append((number, radices))
+                radices = []
+            radices.append(r)
+        if radices:
+            draws.append((number, radices))
+    values: list[int] = [0] * len(draws)
+    waiting = list(range(len(draws)))
+    while waiting:  # first attempts in order, then rounds of redraws
+        rejected = []
+        for i in waiting:
+            size = math.prod(draws[i][1])
+            width = (size - 1).bit_length() + margin
+            v = take(width)
+            if v < 2**width - 2**width % size:
+                values[i] = v % size
+            else:
+                rejected.append(i)
+        waiting = rejected
+    for (number, radices), value in zip(draws, values, strict=True):
+        leaf = leaves[number]
+        for r in radices:  # Fisher–Yates: position r - 1 swaps with a digit below r
+            value, d = divmod(value, r)
+            leaf[r - 1], leaf[d] = leaf[d], leaf[r - 1]
+    return [x for leaf in leaves for x in leaf]
+
+
+def split_levels(n: int) -> list[int]:
+    """The key bits of each level of croupier-shuffle-split/1 for ``n`` items."""
+    total = max(0, (n // 512).bit_length() - 1)
+    return [] if total == 0 else [total] if total <= 14 else [(total + 1) // 2, total // 2]
+
+
+def _split(items: list[int], s: _Sampler) -> list[int]:
+    """croupier-shuffle-split/1: it reads the bits directly, not through the sampler."""
+    return split_with(items, s.bits.take, split_levels(len(items)), 60, 4)
+
+
 INDEPENDENT: dict[str, Callable[[list[int], _Sampler], list[int]]] = {
+    "split": _split,
     "lehmer": _lehmer,
     "fisher-yates": _fisher_yates,
     "rao-sandelius": _rao_sandelius,

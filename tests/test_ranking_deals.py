@@ -215,8 +215,9 @@ def test_rank_unrank_round_trip_for_every_preset_and_scheme(
 ) -> None:
     game, players = preset
     lay = make_layout(game, players=players)
-    # Numbers over the whole range [0, M) (hypothesis also tries both ends).
-    offset = data.draw(st.integers(0, lay.count - 1))
+    # The schemes number the piles' cards: numbers over the whole range [0, M) (hypothesis
+    # also tries both ends).  The orders of the stacks are numbered on top of them.
+    offset = data.draw(st.integers(0, lay.partitions - 1))
     for scheme_name in scheme_names():
         s = get_scheme(scheme_name)
         if s.bridge_only and not lay.bridge_like:
@@ -225,6 +226,12 @@ def test_rank_unrank_round_trip_for_every_preset_and_scheme(
         owners = s.unrank(lay.deck, lay.sizes, number)
         assert [owners.count(i) for i in range(len(lay.sizes))] == list(lay.sizes)
         assert s.rank(lay.deck, lay.sizes, owners) == number
+        # the deal's number: the piles' number times the stacks' orders, plus their code
+        code = data.draw(st.integers(0, lay.arrangements - 1))
+        whole = s.base + offset * lay.arrangements + code
+        deal = deal_from_number(lay, whole, scheme_name)
+        assert deal.owners() == owners and deal.stack_code() == code
+        assert deal.number_in(scheme_name) == whole
 
 
 @pytest.mark.parametrize("sizes", [(2, 2, 2), (1, 0, 3, 2), (3, 3), (4, 1, 1), (0, 6)])

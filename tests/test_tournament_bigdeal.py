@@ -150,10 +150,12 @@ def test_cli_bigdeal_pbn(cli: CliRunner, run: dict[str, Any]) -> None:
     else:
         for part in run["e"]:
             args += [f"--entropy={part}"]
-    r = cli(args)
+    r = cli([*args, "--lf"])  # Big Deal on Linux and macOS: LF
     assert r.code == 0, r.err
     assert _strip_generator(r.out) == _expected_pbn(run)
     assert r.out.splitlines()[3].startswith('[Generator "croupier ')
+    crlf = cli(args)  # by default CRLF, as PBN 2.1 and Big Deal on Windows (text-mode files)
+    assert crlf.code == 0 and crlf.out == r.out.replace("\n", "\r\n")
 
 
 def test_cli_bigdeal_lines_and_out_file(cli: CliRunner, tmp_path: Path) -> None:

@@ -271,9 +271,10 @@ def test_lines_match_big_deal_allpbn_layout() -> None:
 
 def test_hand_record_html() -> None:
     page = format_hand_record_html(BOARDS, title="Club <night>", per_page=6)
-    assert page.count('class="board"') == 20
-    assert page.count('<section class="page">') == 4
-    assert page.count("<h1>Club &lt;night&gt;</h1>") == 4 and "<night>" not in page
+    assert page.count('<section class="board"') == 20
+    assert page.count('<div class="page">') == 4
+    assert page.count("<h1>Club &lt;night&gt;</h1>") == 1 and "<night>" not in page
+    assert page.count('<p class="running">Club &lt;night&gt; · Boards ') == 4
     assert '<span class="red">♥</span>' in page and '<span class="black">♠</span>' in page
     assert "Dealer North" in page and "Vul E-W" in page
     assert 'id="board-17"' in page

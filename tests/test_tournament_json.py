@@ -21,10 +21,18 @@ DOC = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8")
 BOARD_KEYS = {"board", "dealer", "vulnerable", "deal", "hands", "goedel"}
 
 
-def _json(cli: CliRunner, args: list[str], code: int = 0) -> Any:
+def _envelope(cli: CliRunner, args: list[str], code: int = 0) -> Any:
     r = cli([*args, "--json"])
     assert r.code == code, r.err
-    return json.loads(r.out)
+    doc = json.loads(r.out)
+    command = "bigdeal" if args[0] == "bigdeal" else " ".join(args[:2])
+    assert doc["command"] == command
+    return doc
+
+
+def _json(cli: CliRunner, args: list[str], code: int = 0) -> Any:
+    """The result of the command's JSON envelope."""
+    return _envelope(cli, args, code)["result"]
 
 
 def _documented_keys(title: str) -> set[str]:
@@ -35,7 +43,9 @@ def _documented_keys(title: str) -> set[str]:
 
 
 def test_bigdeal_json(cli: CliRunner, tmp_path: Path) -> None:
-    obj = _json(cli, ["bigdeal", "--owner", "test", "--entropy", "hello", "-b", "3-4"])
+    doc = _envelope(cli, ["bigdeal", "--owner", "test", "--entropy", "hello", "-b", "3-4"])
+    assert (doc["algorithm"], doc["source"], doc["reproducible"]) == ("bigdeal/2", "keyed", True)
+    obj = doc["result"]
     assert set(obj) == _documented_keys("`bigdeal`")
     expected = bigdeal_boards(seed_from_entropy(["hello"]), "test", range(3, 5))
     assert obj["seed"] == seed_from_entropy(["hello"]).hex() and obj["owner"] == "test"
@@ -61,18 +71,27 @@ def test_squaredeal_json_workflow(cli: CliRunner, tmp_path: Path) -> None:
     assert obj["phases"] == [
         {"sessions": 2, "boards": "1-2,3-4,5-6", "prefix": "C#", "description": "C #"}
     ]
-    obj = _json(cli, ["squaredeal", "publish", str(sqd)])
+    doc = _envelope(cli, ["squaredeal", "publish", str(sqd)])
+    assert (doc["algorithm"], doc["source"], doc["reproducible"]) == (
+        "squaredeal/2",
+        "os-csprng",
+        False,
+    )
+    obj = doc["result"]
     assert set(obj) == _documented_keys("`squaredeal publish`")
     assert obj == {
         "event_file": str(sqd),
         "key_file": str(sqk),
         "key_hash": key_hash(sqk.read_bytes()),
+        "verify_page": None,
     }
     obj = _json(cli, ["squaredeal", "set-dv", str(sqd), "12,5"])
     assert set(obj) == _documented_keys("`squaredeal set-dv`")
     assert obj == {"event_file": str(sqd), "delayed_value": "12,5"}
     assert parse_sqd(sqd.read_text()).delayed_value == "12,5"
-    obj = _json(cli, ["squaredeal", "make", str(sqd), "--keys", str(sqk), "-o", str(sets)])
+    doc = _envelope(cli, ["squaredeal", "make", str(sqd), "--keys", str(sqk), "-o", str(sets)])
+    assert (doc["algorithm"], doc["source"], doc["reproducible"]) == ("squaredeal/2", "keyed", True)
+    obj = doc["result"]
     assert set(obj) == _documented_keys("`squaredeal make`")
     assert obj["format"] == "pbn"
     assert [(f["file"], f["phase"], f["session"], f["reserve"]) for f in obj["files"]] == [
@@ -112,15 +131,23 @@ def test_squaredeal_verify_json_failures(cli: CliRunner, tmp_path: Path) -> None
 
 def test_boards_json(cli: CliRunner, tmp_path: Path) -> None:
     key_file, out = tmp_path / "k.key", tmp_path / "s.pbn"
-    obj = _json(cli, ["boards", "new-key", "-e", "Cup", "--key-file", str(key_file)])
+    doc = _envelope(cli, ["boards", "new-key", "-e", "Cup", "--key-file", str(key_file)])
+    assert (doc["algorithm"], doc["source"], doc["reproducible"]) == (
+        "croupier-boards/1",
+        "os-csprng",
+        False,
+    )
+    obj = doc["result"]
     assert set(obj) == _documented_keys("`boards new-key`")
     key = parse_key(key_file.read_text())
-    assert obj == {"key_file": str(key_file), "algorithm": "croupier-boards/1", "event": "Cup",
-                   "plan": None, "commitment": commitment(key, "Cup")}  # fmt: skip
-    obj = _json(cli, ["boards", "commitment", "-e", "Cup", "--key-file", str(key_file)])
+    assert obj == {"key_file": str(key_file), "event": "Cup",
+                   "plan": None, "commitment": commitment(key, "Cup"),
+                   "verify_page": None}  # fmt: skip
+    doc = _envelope(cli, ["boards", "commitment", "-e", "Cup", "--key-file", str(key_file)])
+    assert doc["algorithm"] == "croupier-boards/1" and doc["reproducible"] is True
+    obj = doc["result"]
     assert set(obj) == _documented_keys("`boards commitment`")
     assert obj == {
-        "algorithm": "croupier-boards/1",
         "event": "Cup",
         "plan": None,
         "commitment": commitment(key, "Cup"),

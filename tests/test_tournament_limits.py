@@ -217,10 +217,11 @@ def test_weak_bigdeal_entropy_is_warned(cli: CliRunner) -> None:
     for weak in ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "1234567890123", "hello"):
         r = cli([*base, "--entropy", weak, "--json"])
         assert r.code == 0 and "warning: the entropy strings are guessable" in r.err, weak
-        assert json.loads(r.out)["warnings"][0].startswith("the entropy strings are guessable")
+        warnings = json.loads(r.out)["result"]["warnings"]
+        assert warnings[0].startswith("the entropy strings are guessable")
     strong = "q8Zr2LwX5vN1tB7yK3mC9pH4sD6fJ0gR"
     r = cli([*base, "--entropy", strong[:16], "--entropy", strong[16:], "--json"])
-    assert r.code == 0 and r.err == "" and json.loads(r.out)["warnings"] == []
+    assert r.code == 0 and r.err == "" and json.loads(r.out)["result"]["warnings"] == []
     r = cli([*base, "--hash", "0" * 40])
     assert r.code == 0 and "warning" not in r.err
     assert entropy_warning(["ab" * 100]) is not None  # two symbols, however long

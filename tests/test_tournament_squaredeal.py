@@ -65,14 +65,30 @@ def _make(cli: CliRunner, folder: Path, out: Path, *args: str) -> None:
 
 
 def test_syn_regenerated_file_for_file(cli: CliRunner, syn: Path) -> None:
+    # SquareDeal 2.7 on Linux: Event "?" and LF line ends; byte for byte but the Generator tag
     out = syn / "sets"
-    _make(cli, syn, out, "--sessions", "1/2-3;2/*;3/*")
-    _make(cli, syn, out, "--sessions", "1/4", "--reserve")
+    as_squaredeal = ("--event", "?", "--lf")
+    _make(cli, syn, out, "--sessions", "1/2-3;2/*;3/*", *as_squaredeal)
+    _make(cli, syn, out, "--sessions", "1/4", "--reserve", *as_squaredeal)
     assert sorted(p.name for p in out.iterdir()) == sorted(SYN_FILES)
     for name in SYN_FILES:
         made = (out / name).read_bytes()
         assert _strip_generator(made) == _strip_generator((SYN / name).read_bytes()), name
         assert b'[Generator "croupier ' in made
+
+
+def test_make_writes_the_event_name_and_crlf_by_default(cli: CliRunner, syn: Path) -> None:
+    # By default the Event tag holds TN and lines end CRLF (PBN 2.1; SquareDeal on Windows);
+    # nothing else differs from SquareDeal's own file.
+    _make(cli, syn, syn / "default", "--sessions", "3/*")
+    _make(cli, syn, syn / "named", "--sessions", "3/*", "--event", 'Club "Cup"')
+    made = (syn / "default" / "ONE.pbn").read_bytes()
+    theirs = (SYN / "ONE.pbn").read_bytes().replace(b"\n", b"\r\n")
+    assert made.count(b"\r\n") == made.count(b"\n") == theirs.count(b"\r\n")
+    expected = theirs.replace(b'[Event "?"]', b'[Event "Synthetic test"]')
+    assert _strip_generator(made) == _strip_generator(expected)
+    named = (syn / "named" / "ONE.pbn").read_bytes()
+    assert named.count(b'[Event "Club \\"Cup\\""]') == 5 and b'[Event "?"]' not in named
 
 
 def test_verify_accepts_squaredeals_own_files(cli: CliRunner) -> None:

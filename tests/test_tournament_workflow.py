@@ -322,7 +322,7 @@ def test_dlm_board_numbers_are_bounded_before_conversion() -> None:
     from croupier.formats.dlm import parse_dlm_file
 
     line = "Board " + "7" * 5000 + "=jlifaelnecgmoldfjmcflinlap023"
-    with pytest.raises(FileFormatError, match=r"bad board line 'Board 7777") as info:
+    with pytest.raises(FileFormatError, match=r"bad board line 'Board ") as info:
         parse_dlm_file("[Document]\n" + line + "\n", source="s.dlm")
     assert len(str(info.value)) < 200
     for value in ("1000", "0", "\u0661", "7" * 5000):

@@ -17,7 +17,7 @@ True
 
 Millions of deals at once, as numpy arrays (``croupier-bulk/1``):
 
->>> many = croupier.deal_array(100_000, "bridge", seed="simulation 1")
+>>> many = croupier.deal_array("bridge", 100_000, seed="simulation 1")
 >>> many.piles.shape, many[0].algorithm
 ((100000, 52), 'croupier-bulk/1')
 
@@ -63,8 +63,11 @@ use, so ``import croupier`` stays fast.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+import os
+import sys
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from croupier.cards import (
     CARD_STYLES,
@@ -80,13 +83,16 @@ from croupier.cards import (
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from croupier.bulk.array import DealArray
-    from croupier.bulk.generate import deal_array
     from croupier.dealing.deal import Deal
     from croupier.dealing.layout import Layout
     from croupier.dealing.layout import make_layout as layout
     from croupier.deck import Deck
     from croupier.perm import Permutation
+    from croupier.randomness.seeded import Seed
     from croupier.randomness.source import RandomSource
 
     __version__: str
@@ -113,8 +119,11 @@ __all__ = [
     "layout",
     "parse_card",
     "parse_cards",
+    "permutation",
     "rank",
+    "sample",
     "shuffle",
+    "shuffle_in_place",
     "source",
     "unrank",
 ]
@@ -124,7 +133,6 @@ T = TypeVar("T")
 _LAZY = {
     "Deal": ("croupier.dealing.deal", "Deal"),
     "DealArray": ("croupier.bulk.array", "DealArray"),
-    "deal_array": ("croupier.bulk.generate", "deal_array"),
     "Deck": ("croupier.deck", "Deck"),
     "Layout": ("croupier.dealing.layout", "Layout"),
     "Permutation": ("croupier.perm", "Permutation"),
@@ -134,6 +142,9 @@ _LAZY = {
 
 _DEAL_PURPOSE = "deal"
 """The purpose a ``seed=`` is derived with for deals (as ``croupier deal --seed``)."""
+
+_SHUFFLE_PURPOSE = "shuffle"
+"""The purpose of shuffles, permutations and samples (as ``croupier shuffle --seed``)."""
 
 
 def _version() -> str:
@@ -160,11 +171,13 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
+    """The public names (:data:`__all__`) and the module's own dunders, nothing else."""
+    dunders = {name for name in globals() if name.startswith("__") and name.endswith("__")}
+    return sorted(set(__all__) | dunders)
 
 
 def source(
-    seed: str | int | None = None,
+    seed: Seed | None = None,
     *,
     entropy: str | None = None,
     purpose: str = "",
@@ -173,7 +186,7 @@ def source(
     """A random source that counts the bits it hands out.
 
     With no arguments, the OS CSPRNG (secret, not reproducible).  ``seed`` (text,
-    ``hex:...`` bytes, or a whole number meaning its decimal text) gives the
+    ``hex:...`` digits, raw bytes, or a whole number meaning its decimal text) gives the
     reproducible ``croupier-seeded/1`` stream of that seed, ``purpose`` and
     ``index``; ``entropy`` (``dice:3,6,1,...``, ``coins:HTTH``, ``hex:9f...``)
     uses your own randomness and refuses to go on when it runs out.
@@ -184,26 +197,78 @@ def source(
     >>> src = source(seed="club night", purpose="deal")
     >>> deal(source=src) == deal(seed="club night")
     True
-    >>> source().kind, source(seed=42).reproducible, source(entropy="coins:HTTH").kind
+    >>> str(source().kind), source(seed=42).reproducible, str(source(entropy="coins:HTTH").kind)
     ('os-csprng', True, 'entropy')
     """
-    from croupier.deck import seed_text
     from croupier.randomness.options import make_source
+    from croupier.randomness.seeded import seed_value
 
-    return make_source(seed_text(seed), entropy, purpose=purpose, index=index)
+    return make_source(seed_value(seed), entropy, purpose=purpose, index=index)
+
+
+def _given_source(seed: Seed | None, entropy: str | None, given: object) -> RandomSource:
+    """``given`` when it is a random source and neither ``seed`` nor ``entropy`` is given."""
+    if seed is not None or entropy is not None:  # not quoted: a seed may be secret
+        given_too = "seed=" if seed is not None else "entropy="
+        raise CroupierError(f"give either source= or seed=/entropy=, not both ({given_too})")
+    from croupier.randomness.source import RandomSource as _RandomSource
+
+    if not isinstance(given, _RandomSource):
+        raise CroupierError(
+            f"source= is a random source (croupier.source(...)), not {type(given).__name__}"
+        )
+    return given
 
 
 def _source_for(
-    purpose: str, seed: str | int | None, entropy: str | None, given: RandomSource | None
+    purpose: str,
+    seed: Seed | None,
+    entropy: str | None,
+    given: RandomSource | None,
+    *,
+    small: bool = False,
+    bulk: int | None = None,
 ) -> RandomSource:
     if given is not None:
-        if seed is not None or entropy is not None:
-            raise CroupierError(
-                f"give either source= or seed=/entropy=, not both (seed={seed!r}, "
-                f"entropy={entropy!r})"
-            )
-        return given
+        return _given_source(seed, entropy, given)
+    if seed is None and entropy is None:
+        if bulk is not None:  # a split shuffle: the OS CSPRNG, read fast (ChaCha20 keyed from it)
+            return _module("croupier.shuffling.split").default_source(bulk)  # type: ignore[no-any-return]
+        if small:  # one call, few bits: small reads (a 4 KiB read costs more than a deal)
+            return _module("croupier.randomness.source").OsRandomSource(block_bytes=64)  # type: ignore[no-any-return]
     return source(seed, entropy=entropy, purpose=purpose)
+
+
+@cache
+def _module(name: str) -> Any:
+    """A module imported once (``import`` inside a function costs a lookup at every call)."""
+    return importlib.import_module(name)
+
+
+def _cache_key(value: object, item: type) -> object:
+    """``value`` as part of a layout cache key, or ``_UNCACHED`` (then no cache).
+
+    ``None``, text, and lists or tuples whose items are exactly of type
+    ``item`` (so ``1.0`` or ``True`` never share an entry with ``1``).
+    """
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple) and all(type(v) is item for v in value):
+        return tuple(value)
+    return _UNCACHED
+
+
+_UNCACHED = object()
+
+_PLAIN_LAYOUTS: dict[str | None, Layout] = {}
+"""The layouts of games asked for by name alone (the common case), looked up first."""
+
+
+@lru_cache(maxsize=64)
+def _cached_layout(game: object, players: object, hands: object, deck: object) -> Layout:
+    from croupier.dealing.layout import make_layout
+
+    return make_layout(game, players=players, hands=hands, deck=deck)  # type: ignore[arg-type]
 
 
 def _layout_of(
@@ -211,10 +276,21 @@ def _layout_of(
     players: int | None,
     hands: Sequence[int] | str | None,
     deck: str | Sequence[Card] | None,
+    door: str = "",
 ) -> Layout:
+    if players is None and hands is None and deck is None and (game is None or type(game) is str):
+        plain = _PLAIN_LAYOUTS.get(game)
+        if plain is not None:
+            return plain
     from croupier.dealing.layout import Layout as _Layout
     from croupier.dealing.layout import make_layout
 
+    if isinstance(game, int) and not isinstance(game, bool):
+        hint = f"; for {_number_text(game)} deals: deals('bridge', {_number_text(game)})"
+        raise CroupierError(
+            f"game= is a game name such as 'bridge' or a Layout, not the number "
+            f"{_number_text(game)}{hint if door == 'deal' else ''}"
+        )
     if isinstance(game, _Layout):
         if players is not None or hands is not None or deck is not None:
             raise CroupierError(
@@ -222,7 +298,28 @@ def _layout_of(
                 "already a Layout (build another with croupier.layout)"
             )
         return game
+    key = (game, players, _cache_key(hands, int), _cache_key(deck, Card))
+    if _UNCACHED not in key and isinstance(game, str | None) and type(players) in (int, type(None)):
+        lay = _cached_layout(*key)  # layouts are immutable: one per set of options
+        if players is None and hands is None and deck is None and len(_PLAIN_LAYOUTS) < 64:
+            _PLAIN_LAYOUTS[game] = lay
+        return lay
     return make_layout(game, players=players, hands=hands, deck=deck)
+
+
+def _number_text(n: int) -> str:
+    """A whole number for a message, or its size when long (no 4,300-digit ``str()``)."""
+    return str(n) if n.bit_length() < 100 else f"a {n.bit_length()}-bit number"
+
+
+def _game_first(door: str, game: object, count: object) -> None:
+    """Refuse a count given where the game goes (``deal_array(1000)``), naming the order."""
+    if isinstance(game, int) and not isinstance(game, bool):
+        name = repr(count) if isinstance(count, str) else "'bridge'"
+        raise CroupierError(
+            f"the game comes first: {door}({name}, {_number_text(game)}) "
+            f"(got the number {_number_text(game)} as game=)"
+        )
 
 
 def deal(
@@ -232,7 +329,7 @@ def deal(
     hands: Sequence[int] | str | None = None,
     deck: str | Sequence[Card] | None = None,
     method: str = "optimal",
-    seed: str | int | None = None,
+    seed: Seed | None = None,
     entropy: str | None = None,
     source: RandomSource | None = None,
 ) -> Deal:
@@ -240,12 +337,15 @@ def deal(
 
     ``game``, ``players``, ``hands`` and ``deck`` choose the layout (as in
     :func:`layout`; ``game`` may also be a :class:`Layout`).  Randomness: the OS
-    CSPRNG, or ``seed=`` (reproducible: the same deal as ``croupier deal --seed``),
-    ``entropy=`` (your dice or coins) or any ``source=``.  ``method`` is one of
-    the exact deal methods (``optimal``, ``block``, ``round-robin``, ...).
+    CSPRNG, or ``seed=`` (text, a whole number or bytes; reproducible: the same
+    deal as ``croupier deal --engine deal --seed`` and the first of
+    :func:`deals` with that seed), ``entropy=`` (your dice or coins) or any
+    ``source=``.  ``method`` is one of the exact deal methods (``optimal``,
+    ``block``, ``round-robin``, ...).  The arguments are those of :func:`deals`
+    without the count.
 
     >>> d = deal(seed="club night")
-    >>> d.layout.game, d.method, d.source, d.bits_used < 100
+    >>> d.layout.game, d.method, str(d.source), d.bits_used < 100
     ('bridge', 'optimal', 'seeded', True)
     >>> len(deal("holdem", players=3, seed=1).hands), len(deal("skat").remainder)
     (3, 2)
@@ -254,32 +354,35 @@ def deal(
     P1     A♦ A♣
     P2     A♥
     stock  A♠
+    >>> deal(seed="club night").pbn == next(deals("bridge", 1, seed="club night")).pbn
+    True
     """
-    from croupier.dealing.deal import deal as deal_one
-
-    lay = _layout_of(game, players, hands, deck)
-    src = _source_for(_DEAL_PURPOSE, seed, entropy, source)
-    return deal_one(lay, method=method, source=src)
+    lay = _layout_of(game, players, hands, deck, "deal")
+    src = _source_for(_DEAL_PURPOSE, seed, entropy, source, small=True)
+    return _module("croupier.dealing.deal").deal(lay, method=method, source=src)  # type: ignore[no-any-return]
 
 
 def deals(
-    game: str | Layout | None,
-    count: int,
+    game: str | Layout | None = None,
+    count: int = 1,
     *,
     players: int | None = None,
     hands: Sequence[int] | str | None = None,
     deck: str | Sequence[Card] | None = None,
     method: str = "optimal",
-    seed: str | int | None = None,
+    seed: Seed | None = None,
     entropy: str | None = None,
     source: RandomSource | None = None,
 ) -> Iterator[Deal]:
     """``count`` independent uniform deals, one after another from one stream (an iterator).
 
-    The arguments are those of :func:`deal` (``game=None`` means bridge).  With
-    a seed the run is the one ``croupier deal --seed ... --count N`` prints;
-    leftover randomness carries from deal to deal, so a long run costs hardly
-    more than ``log2`` of the number of deals in bits per deal.
+    The game comes first, then the count; the other arguments are those of
+    :func:`deal` (``game=None`` means bridge).  A deal run of the deal engine
+    (``croupier-deal/2``, :mod:`croupier.runs`): with a seed it is the run
+    ``croupier deal --engine deal --seed ... --count N`` prints; leftover
+    randomness carries from deal to deal, so a long run costs hardly more than
+    ``log2`` of the number of deals in bits per deal.  The request is checked
+    at once (layout, count, method, seed; user entropy too short for the run).
 
     >>> run = list(deals("bridge", 3, seed="club night"))
     >>> len(run), run == list(deals("bridge", 3, seed="club night"))
@@ -289,33 +392,114 @@ def deals(
     >>> deals("bridge", -1)
     Traceback (most recent call last):
     ...
-    croupier.errors.RangeError: count= must be a whole number >= 0, got -1
+    croupier.errors.RangeError: count= must be at least 0, got -1
+    >>> deals(5)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: the game comes first: deals('bridge', 5) (got the number 5 \
+as game=)
     """
-    from croupier.dealing.deal import deal_many
-    from croupier.errors import RangeError
-
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise RangeError(f"count= must be a whole number >= 0, got {count!r}")
+    _game_first("deals", game, count)
     lay = _layout_of(game, players, hands, deck)
-    src = _source_for(_DEAL_PURPOSE, seed, entropy, source)
-    return deal_many(lay, count, method=method, source=src)
+    if source is not None:
+        source = _given_source(seed, entropy, source)
+    runs = _module("croupier.runs.dealers")
+    request = _module("croupier.runs.request").DealRequest.make(
+        lay, count, engine="deal", method=method, seed=seed, entropy=entropy
+    )
+    return runs.MinimalBitsDealer(request, source=source).deals(count)  # type: ignore[no-any-return]
 
 
+def deal_array(
+    game: str | Layout | None = None,
+    count: int = 1,
+    *,
+    players: int | None = None,
+    hands: Sequence[int] | str | None = None,
+    deck: str | Sequence[Card] | None = None,
+    seed: Seed | None = None,
+    start: int = 0,
+) -> DealArray:
+    """``count`` exactly uniform deals as one numpy-backed :class:`DealArray` (``croupier-bulk/1``).
+
+    The game comes first, then the count, as in :func:`deals`; ``players``,
+    ``hands`` and ``deck`` shape the layout as in :func:`deal`.  A deal run of
+    the bulk engine (:mod:`croupier.runs`), millions of deals a second: from
+    the OS CSPRNG, or reproducibly from ``seed`` (text, a whole number or
+    bytes) — the deals ``croupier deal --seed ... --count N`` writes, in every
+    format.  ``start`` skips to deal ``start`` of the seed's stream.
+
+    >>> a = deal_array("bridge", 1000, seed="demo")
+    >>> a.piles.shape, a == deal_array(count=1000, seed="demo")
+    ((1000, 52), True)
+    >>> deal_array("bridge", 2, seed="demo", start=998) == a[998:]
+    True
+    >>> deal_array(1000, seed=3)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: the game comes first: deal_array('bridge', 1000) (got the \
+number 1000 as game=)
+    """
+    _game_first("deal_array", game, count)
+    lay = _layout_of(game, players, hands, deck)
+    request = _module("croupier.runs.request").DealRequest.make(
+        lay, count, engine="bulk", seed=seed
+    )
+    dealer = _module("croupier.runs.dealers").BulkRunDealer(request, start=start)
+    return dealer.array(count)  # type: ignore[no-any-return]
+
+
+def _is_array(items: object) -> bool:
+    numpy = sys.modules.get("numpy")  # no numpy loaded: no numpy array either
+    return numpy is not None and isinstance(items, numpy.ndarray)
+
+
+@overload
+def shuffle(  # type: ignore[overload-overlap]
+    items: npt.NDArray[Any],
+    *,
+    method: str | None = ...,
+    seed: Seed | None = ...,
+    entropy: str | None = ...,
+    source: RandomSource | None = ...,
+    axis: int = ...,
+) -> npt.NDArray[Any]: ...
+
+
+@overload
 def shuffle(
     items: Iterable[T],
     *,
+    method: str | None = ...,
+    seed: Seed | None = ...,
+    entropy: str | None = ...,
+    source: RandomSource | None = ...,
+    axis: int = ...,
+) -> list[T]: ...
+
+
+def shuffle(
+    items: Iterable[T] | npt.NDArray[Any],
+    *,
     method: str | None = None,
-    seed: str | int | None = None,
+    seed: Seed | None = None,
     entropy: str | None = None,
     source: RandomSource | None = None,
-) -> list[T]:
+    axis: int = 0,
+) -> list[T] | npt.NDArray[Any]:
     """A shuffled copy of ``items`` (the input is not changed); exactly uniform by default.
 
     ``method`` names a shuffle of :mod:`croupier.shuffling.registry`; the
-    default is ``lehmer`` (one draw below ``n!``: the fewest bits), or
-    ``fisher-yates`` above 2,048 items, as ``croupier shuffle`` chooses.
-    Randomness as in :func:`deal`; a seed gives the order
-    ``croupier shuffle ITEMS --seed ...`` prints.
+    default is ``lehmer`` (one draw below ``n!``: the fewest bits) up to 2,048
+    items and ``split`` above (``croupier-shuffle-split/1``: vectorised, about
+    ``log2(n!) + 0.85 n`` bits), as ``croupier shuffle`` chooses.  Randomness
+    as in :func:`deal`; a seed gives the order ``croupier shuffle ITEMS --seed
+    ...`` prints.
+
+    A numpy array gives a numpy array of the same shape and dtype, shuffled
+    along ``axis`` (rows of a 2-D array by default; ``axis=1`` shuffles
+    columns), in the same order as a list of the same items from the same
+    seed.  Anything else gives a list.
 
     >>> names = ["alice", "bob", "carol", "dave"]
     >>> mixed = shuffle(names, seed="round 1")
@@ -323,15 +507,213 @@ def shuffle(
     (True, 'alice')
     >>> shuffle(range(5), seed=7) == shuffle(range(5), source=source(seed=7, purpose="shuffle"))
     True
+    >>> import numpy as np
+    >>> shuffle(np.array(names), seed="round 1").tolist() == mixed
+    True
     """
-    from croupier.deck import SHUFFLE_PURPOSE
-    from croupier.randomness.uniform import UniformSampler
-    from croupier.shuffling.registry import default_shuffle_method, get_shuffle_method
+    if _is_array(items):
+        from croupier.shuffling.arrays import shuffle_array
 
+        n = _length_along(items, axis)
+        src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
+        return shuffle_array(items, src, axis=axis, method=method)  # type: ignore[arg-type]
+    if axis != 0:
+        raise CroupierError(f"axis= applies to numpy arrays; got axis={axis!r} for a sequence")
+    if not isinstance(items, Iterable):
+        raise CroupierError(
+            f"items= is a list, range, string or array to shuffle, not {type(items).__name__}"
+        )
     values = list(items)
-    chosen = default_shuffle_method(len(values)) if method is None else get_shuffle_method(method)
-    src = _source_for(SHUFFLE_PURPOSE, seed, entropy, source)
-    return chosen(values, UniformSampler(src))
+    n = len(values)
+    if method is None and n <= 2048:  # lehmer: one draw below n!, decoded
+        lehmer = _module("croupier.shuffling.lehmer")
+        if seed is None and entropy is None and source is None:
+            return lehmer.decode_rank_taking(values, _os_below_factorial(n))  # type: ignore[no-any-return]
+        sampler = _module("croupier.randomness.uniform").UniformSampler(
+            _source_for(_SHUFFLE_PURPOSE, seed, entropy, source)
+        )
+        return lehmer.decode_rank_taking(values, sampler.below(_factorial(n)))  # type: ignore[no-any-return]
+    from croupier.shuffling.arrays import shuffle_order
+
+    src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
+    order = shuffle_order(n, src, method=method, small=True)
+    return [values[i] for i in order.tolist()]
+
+
+def _length_along(items: Any, axis: int) -> int:
+    """The number of items along ``axis`` (0 when the axis is bad: the shuffle says why)."""
+    try:
+        return int(items.shape[axis])
+    except (IndexError, TypeError):
+        return 0
+
+
+def _bulk(n: int, method: str | None) -> int | None:
+    """``n`` when the default method (or ``split``) makes a split shuffle of ``n`` items."""
+    return n if (method is None and n > 2048) or method == "split" else None
+
+
+@lru_cache(maxsize=4096)
+def _factorial(n: int) -> int:
+    import math
+
+    return math.factorial(n)
+
+
+def _os_below_factorial(n: int) -> int:
+    """A uniform integer below ``n!`` straight from the OS CSPRNG (the default source).
+
+    The first attempt of :class:`~croupier.randomness.UniformSampler` on a
+    fresh sampler: the fewest bits that can hold ``n! - 1``, accepted below
+    ``n!``; a rejected attempt (probability under 1/2) draws afresh.  No
+    source object is made: this is the OS source's draw, with nothing held
+    between calls (so nothing to renew after a fork).
+    """
+    top, nbytes, shift = _draw_plan(n)
+    if top == 1:
+        return 0
+    urandom = os.urandom
+    while True:
+        value = int.from_bytes(urandom(nbytes), "big") >> shift
+        if value < top:
+            return value
+
+
+@lru_cache(maxsize=4096)
+def _draw_plan(n: int) -> tuple[int, int, int]:
+    """``(n!, bytes to read, bits to drop)`` for a draw below ``n!`` with the fewest bits."""
+    top = _factorial(n)
+    k = (top - 1).bit_length()
+    nbytes = (k + 7) >> 3
+    return top, nbytes, 8 * nbytes - k
+
+
+def shuffle_in_place(
+    items: MutableSequence[Any] | npt.NDArray[Any],
+    *,
+    method: str | None = None,
+    seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
+    axis: int = 0,
+) -> None:
+    """Shuffle a list or a numpy array in place: the order :func:`shuffle` would give.
+
+    An array is shuffled along ``axis`` using at most one more array's worth
+    of memory.
+
+    >>> names = ["alice", "bob", "carol", "dave"]
+    >>> shuffle_in_place(names, seed="round 1")
+    >>> names == shuffle(["alice", "bob", "carol", "dave"], seed="round 1")
+    True
+    """
+    if _is_array(items):
+        from croupier.shuffling.arrays import shuffle_array_in_place
+
+        n = _length_along(items, axis)
+        src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
+        shuffle_array_in_place(items, src, axis=axis, method=method)  # type: ignore[arg-type]
+        return
+    if axis != 0:
+        raise CroupierError(f"axis= applies to numpy arrays; got axis={axis!r} for a sequence")
+    if not isinstance(items, MutableSequence):
+        raise CroupierError(
+            f"shuffle_in_place() needs a list or a numpy array, not {type(items).__name__}; "
+            "shuffle() returns a shuffled copy of anything else"
+        )
+    from croupier.shuffling.arrays import shuffle_sequence_in_place
+
+    n = len(items)
+    src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
+    shuffle_sequence_in_place(items, src, method=method)
+
+
+def permutation(
+    n: int,
+    *,
+    method: str | None = None,
+    seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
+) -> npt.NDArray[np.intp]:
+    """A uniform arrangement of ``0, 1, ..., n-1`` as a numpy array.
+
+    The same as ``shuffle(numpy.arange(n))`` (and as ``shuffle(range(n))``,
+    as a list) from the same seed.
+
+    >>> p = permutation(10, seed="draw")
+    >>> sorted(p.tolist()) == list(range(10)), p.tolist() == shuffle(range(10), seed="draw")
+    (True, True)
+    """
+    from croupier.shuffling.arrays import shuffle_order
+
+    bulk = _bulk(n, method) if isinstance(n, int) else None
+    src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=bulk)
+    return shuffle_order(n, src, method=method)
+
+
+@overload
+def sample(
+    population: npt.NDArray[Any],
+    k: int,
+    *,
+    seed: Seed | None = ...,
+    entropy: str | None = ...,
+    source: RandomSource | None = ...,
+) -> npt.NDArray[Any]: ...
+
+
+@overload
+def sample(
+    population: Sequence[T],
+    k: int,
+    *,
+    seed: Seed | None = ...,
+    entropy: str | None = ...,
+    source: RandomSource | None = ...,
+) -> list[T]: ...
+
+
+def sample(
+    population: Sequence[T] | npt.NDArray[Any],
+    k: int,
+    *,
+    seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
+) -> list[T] | npt.NDArray[Any]:
+    """``k`` distinct items of ``population`` in random order, exactly uniform.
+
+    Each of the ``n!/(n-k)!`` ordered selections is equally likely
+    (``croupier-sample/1``: the first ``k`` steps of a forward Fisher–Yates,
+    each an exact draw; about ``log2(n!/(n-k)!)`` bits).  The population is
+    never copied, so ``range(10**12)`` is fine; a numpy array gives an array
+    (rows of a 2-D array).
+
+    >>> sample(range(10**12), 3, seed="lottery")
+    [..., ..., ...]
+    >>> len(set(sample("abcdefgh", 8, seed=1)))
+    8
+    >>> sample("abc", 4)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RangeError: sample size k=4 is out of range; use 0 <= k <= 3
+    """
+    from croupier.randomness.uniform import UniformSampler
+    from croupier.shuffling.arrays import sample_indices
+
+    src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, small=True)
+    if _is_array(population):
+        import numpy as np
+
+        picked = sample_indices(len(population), k, UniformSampler(src))
+        return population[np.array(picked, dtype=np.intp)]  # type: ignore[call-overload]
+    if not isinstance(population, Sequence):
+        raise CroupierError(
+            f"population must be a sequence (a list, range, string, array), not "
+            f"{type(population).__name__}"
+        )
+    return [population[i] for i in sample_indices(len(population), k, UniformSampler(src))]
 
 
 def rank(deal: Deal, scheme: str = "croupier") -> int:
@@ -344,6 +726,10 @@ def rank(deal: Deal, scheme: str = "croupier") -> int:
     >>> rank(d, "pavlicek-1"), rank(d, "pavlicek"), rank(d)
     (1, 0, 0)
     """
+    from croupier.dealing.deal import Deal as _Deal
+
+    if not isinstance(deal, _Deal):
+        raise CroupierError(f"rank() numbers a Deal, not {type(deal).__name__}")
     return deal.number_in(scheme)
 
 

@@ -1,21 +1,21 @@
 """Duplicate boards: numbers, dealer and vulnerability, board ranges (what every board file needs).
 
 A duplicate board carries its number, the dealer and the vulnerability.  Both
-follow the standard cycles every bridge organisation uses:
+follow the standard cycles every bridge organisation uses, defined with the
+seats and vulnerabilities in :mod:`croupier.seats` (:meth:`Seat.of_board
+<croupier.seats.Seat.of_board>`, :meth:`Vulnerability.of_board
+<croupier.seats.Vulnerability.of_board>`); :func:`dealer` and
+:func:`vulnerability` are those cycles for the board numbers of files, 1..999.
 
-* the dealer rotates ``N E S W`` with period 4 (board 1 North, board 4 West);
-* the vulnerability follows the 16-board cycle ``None NS EW All / NS EW All None /
-  EW All None NS / All None NS EW``.
-
->>> [dealer(b) for b in range(1, 6)]
+>>> [str(dealer(b)) for b in range(1, 6)]
 ['N', 'E', 'S', 'W', 'N']
->>> [vulnerability(b) for b in (1, 2, 3, 4, 5, 16, 17)]
+>>> [str(vulnerability(b)) for b in (1, 2, 3, 4, 5, 16, 17)]
 ['None', 'NS', 'EW', 'All', 'NS', 'EW', 'None']
 >>> parse_board_range("17-32")
 range(17, 33)
 >>> board = Board.standard(7, ([], [], [], []))
 >>> board.dealer, board.vulnerable
-('S', 'All')
+(<Seat.SOUTH: 'S'>, <Vulnerability.ALL: 'All'>)
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Literal, TypeGuard
 
 from croupier.cards import Card
 from croupier.errors import RangeError, bounded_decimal, excerpt
 from croupier.ranking.bigdeal import bigdeal_card_index
+from croupier.seats import SEATS, VULNERABILITIES, Seat, Vulnerability
 
 __all__ = [
     "MAX_BOARD",
@@ -49,37 +49,6 @@ __all__ = [
     "vulnerability",
     "vulnerability_from_word",
 ]
-
-#: A seat letter, as used for dealers and in PBN.
-Seat = Literal["N", "E", "S", "W"]
-#: The seats, as PBN spells the dealer, in clockwise order.
-SEATS: tuple[Seat, ...] = ("N", "E", "S", "W")
-
-#: A vulnerability, spelled as PBN spells it.
-Vulnerability = Literal["None", "NS", "EW", "All"]
-#: The four vulnerability values, spelled as PBN spells them.
-VULNERABILITIES: tuple[Vulnerability, ...] = ("None", "NS", "EW", "All")
-
-# b % 16 -> vulnerability (the standard duplicate cycle; index 0 is board 16).
-_VUL_CYCLE: tuple[Vulnerability, ...] = (
-    "EW",  # 16
-    "None",  # 1
-    "NS",
-    "EW",
-    "All",
-    "NS",  # 5
-    "EW",
-    "All",
-    "None",
-    "EW",  # 9
-    "All",
-    "None",
-    "NS",
-    "All",  # 13
-    "None",
-    "NS",
-    "EW",
-)[:16]
 
 #: The largest board number accepted (board files use at most three digits).
 MAX_BOARD = 999
@@ -108,63 +77,53 @@ def _shown(value: object) -> str:
     return excerpt(value) if isinstance(value, str) else repr(value)
 
 
-def is_seat(value: object) -> TypeGuard[Seat]:
-    """True when ``value`` is one of the seat letters ``N``, ``E``, ``S``, ``W``.
+def is_seat(value: object) -> bool:
+    """True when ``value`` is a :class:`Seat` or one of its letters ``N``, ``E``, ``S``, ``W``.
 
     >>> is_seat("E"), is_seat("NE"), is_seat("e")
     (True, False, False)
     """
-    return value in SEATS
+    return isinstance(value, str) and value in SEATS
 
 
-def is_vulnerability(value: object) -> TypeGuard[Vulnerability]:
+def is_vulnerability(value: object) -> bool:
     """True when ``value`` is ``None``, ``NS``, ``EW`` or ``All`` (PBN's spelling).
 
     >>> is_vulnerability("All"), is_vulnerability("Both")
     (True, False)
     """
-    return value in VULNERABILITIES
-
-
-#: Spellings of the vulnerabilities in board files (PBN 2.1's list; compared case-insensitively).
-_VULNERABILITY_WORDS: dict[str, Vulnerability] = {
-    "none": "None",
-    "love": "None",
-    "-": "None",
-    "ns": "NS",
-    "ew": "EW",
-    "all": "All",
-    "both": "All",
-}
+    return isinstance(value, str) and value in VULNERABILITIES
 
 
 def vulnerability_from_word(word: str) -> Vulnerability | None:
     """The vulnerability a board file spells ``word`` (``Love``, ``-``, ``Both``...), else ``None``.
 
+    PBN 2.1's list, compared case-insensitively (:meth:`Vulnerability.from_word`).
+
     >>> [vulnerability_from_word(w) for w in ("both", " NS ", "x")]
-    ['All', 'NS', None]
+    [<Vulnerability.ALL: 'All'>, <Vulnerability.NS: 'NS'>, None]
     """
-    return _VULNERABILITY_WORDS.get(word.strip().lower())
+    return Vulnerability.from_word(word)
 
 
 def dealer(board: int) -> Seat:
-    """The dealer of ``board`` (``N``, ``E``, ``S`` or ``W``): North deals board 1, 5, 9, …
+    """The dealer of ``board`` (1..999; ``N``, ``E``, ``S`` or ``W``): North deals board 1, 5, 9, …
 
     >>> dealer(1), dealer(16), dealer(33)
-    ('N', 'W', 'N')
+    (<Seat.NORTH: 'N'>, <Seat.WEST: 'W'>, <Seat.NORTH: 'N'>)
     """
     _check_board(board)
-    return SEATS[(board - 1) % 4]
+    return Seat.of_board(board)
 
 
 def vulnerability(board: int) -> Vulnerability:
-    """The vulnerability of ``board`` in the 16-board cycle: ``None``, ``NS``, ``EW`` or ``All``.
+    """The vulnerability of ``board`` (1..999) in the 16-board cycle: None, NS, EW or All.
 
-    >>> [vulnerability(b) for b in range(9, 17)]
-    ['EW', 'All', 'None', 'NS', 'All', 'None', 'NS', 'EW']
+    >>> " ".join(vulnerability(b) for b in range(9, 17))
+    'EW All None NS All None NS EW'
     """
     _check_board(board)
-    return _VUL_CYCLE[board % 16]
+    return Vulnerability.of_board(board)
 
 
 _RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$", re.ASCII)
@@ -292,9 +251,13 @@ class Board:
     ``goedel`` is the deal's Big Deal number when it is known (boards made by
     :mod:`croupier.tournament.bigdeal` or :mod:`croupier.tournament.verifiable`), else ``None``.
 
+    ``dealer`` and ``vulnerable`` may be given as their letters and words
+    (``"E"``, ``"NS"``); the board holds them as :class:`Seat` and
+    :class:`Vulnerability`, which compare equal to those strings.
+
     >>> b = Board.standard(2, ([], [], [], []))
-    >>> b.number, b.dealer, b.vulnerable
-    (2, 'E', 'NS')
+    >>> b.number, b.dealer, b.vulnerable, b.dealer == "E"
+    (2, <Seat.EAST: 'E'>, <Vulnerability.NS: 'NS'>, True)
     """
 
     number: int
@@ -312,6 +275,8 @@ class Board:
             raise BoardRangeError(
                 f"bad vulnerability {_shown(self.vulnerable)}; expected one of None, NS, EW, All"
             )
+        object.__setattr__(self, "dealer", Seat(self.dealer))
+        object.__setattr__(self, "vulnerable", Vulnerability(self.vulnerable))
 
     @classmethod
     def standard(

@@ -32,6 +32,7 @@ Card.parse('TH')
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -97,6 +98,8 @@ class Suit(IntEnum):
         >>> Suit.parse("♥"), Suit.parse("s"), Suit.parse("Diamonds")
         (<Suit.HEARTS: 2>, <Suit.SPADES: 3>, <Suit.DIAMONDS: 1>)
         """
+        if not isinstance(text, str):
+            raise CardNotationError(f"expected suit text, got {type(text).__name__}")
         key = text.strip().strip("\ufe0e\ufe0f").lower()
         found = _SUIT_WORDS.get(key)
         if found is None:
@@ -146,6 +149,8 @@ class Rank(IntEnum):
         >>> Rank.parse("t"), Rank.parse("10"), Rank.parse("Queen")
         (<Rank.TEN: 10>, <Rank.TEN: 10>, <Rank.QUEEN: 12>)
         """
+        if not isinstance(text, str):
+            raise CardNotationError(f"expected rank text, got {type(text).__name__}")
         key = text.strip().lower()
         found = _RANK_WORDS.get(key)
         if found is None or found is Rank.JOKER:
@@ -287,6 +292,20 @@ class Card:
     def joker(cls, copy: int = 0) -> Card:
         """A joker (``copy`` tells apart the jokers of one deck)."""
         return cls(Rank.JOKER, None, copy)
+
+    def with_copy(self, copy: int) -> Card:
+        """The same card with another ``copy`` number (for shoes and doubled decks).
+
+        >>> Card.parse("AS").with_copy(1)
+        Card.parse('AS#2')
+        """
+        if isinstance(copy, bool) or not isinstance(copy, int) or copy < 0:
+            raise CardNotationError(f"card copy must be an int >= 0, got {copy!r}")
+        card = object.__new__(Card)  # rank and suit are already checked
+        object.__setattr__(card, "rank", self.rank)
+        object.__setattr__(card, "suit", self.suit)
+        object.__setattr__(card, "copy", copy)
+        return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -504,21 +523,29 @@ _SUIT_CHAR_RE = f"[shdc{_SUIT_SYMBOLS}]"
 _VS_RE = "[\ufe0e\ufe0f]?"  # text/emoji variation selector after a suit symbol
 _COPY_RE = r"(?:\s*#(?P<{name}>[0-9]+))?"
 _GLYPHS_RE = "[" + "".join(sorted(_GLYPH_TO_CARD)) + "]"
-_TOKEN_RE = re.compile(
-    "|".join(
-        [
-            rf"(?P<lrank>{_RANK_WORD_RE})\s+of\s+(?P<lsuit>{_SUIT_WORD_RE})\b"
-            + _COPY_RE.format(name="lcopy"),
-            r"(?:joker|jk)" + _COPY_RE.format(name="jcopy"),
-            rf"(?P<srank>10|[2-9atjqk])(?P<ssuit>{_SUIT_CHAR_RE}){_VS_RE}"
-            + _COPY_RE.format(name="scopy"),
-            rf"(?P<fsuit>[{_SUIT_SYMBOLS}]){_VS_RE}(?P<frank>10|[2-9atjqk])"
-            + _COPY_RE.format(name="fcopy"),
-            rf"(?P<glyph>{_GLYPHS_RE})" + _COPY_RE.format(name="gcopy"),
-        ]
-    ),
-    re.IGNORECASE,
-)
+
+
+@functools.cache
+def _token_re() -> re.Pattern[str]:
+    """The pattern of one card token (compiled on first use: every croupier program imports
+    this module, few parse card text)."""
+    return re.compile(
+        "|".join(
+            [
+                rf"(?P<lrank>{_RANK_WORD_RE})\s+of\s+(?P<lsuit>{_SUIT_WORD_RE})\b"
+                + _COPY_RE.format(name="lcopy"),
+                r"(?:joker|jk)" + _COPY_RE.format(name="jcopy"),
+                rf"(?P<srank>10|[2-9atjqk])(?P<ssuit>{_SUIT_CHAR_RE}){_VS_RE}"
+                + _COPY_RE.format(name="scopy"),
+                rf"(?P<fsuit>[{_SUIT_SYMBOLS}]){_VS_RE}(?P<frank>10|[2-9atjqk])"
+                + _COPY_RE.format(name="fcopy"),
+                rf"(?P<glyph>{_GLYPHS_RE})" + _COPY_RE.format(name="gcopy"),
+            ]
+        ),
+        re.IGNORECASE,
+    )
+
+
 _SEPARATORS = frozenset(" \t\r\n,;|")
 _MAX_COPY_DIGITS = 9
 _EXPECTED = (
@@ -586,7 +613,7 @@ def parse_cards(text: str) -> list[Card]:
             pos += 1
             word_start = pos
             continue
-        m = _TOKEN_RE.match(text, pos)
+        m = _token_re().match(text, pos)
         if m is None:
             end = pos
             while end < n and text[end] not in _SEPARATORS:

@@ -26,31 +26,42 @@ and what the deck holds:
 Traceback (most recent call last):
 ...
 croupier.errors.NotEnoughCardsError: cannot draw 5 cards (n=5): only 4 remain in the deck
+
+The decks a ``Deck`` starts from (``"euchre"``, ``"stripped:A"``, shoes) are the
+presets of :mod:`croupier.decks`, plain lists of cards.
+
+:meth:`Deck.deal_layout` deals a game's layout from the top as a table does and
+leaves the stock in the deck, in order, for drawing:
+
+>>> import croupier
+>>> table = Deck(seed="go fish night")
+>>> table.shuffle()
+>>> piles = table.deal_layout(croupier.layout("go-fish", players=4))
+>>> [len(cards) for cards in piles.values()], len(table)
+([5, 5, 5, 5], 32)
+>>> pond = table.cards
+>>> table.draw() == pond[0]
+True
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator
-from typing import overload
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, overload
 
 from croupier.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
 from croupier.decks import make_deck
-from croupier.errors import (
-    CroupierError,
-    DeckError,
-    NotEnoughCardsError,
-    RangeError,
-    SeedError,
-)
+from croupier.errors import CroupierError, DeckError, NotEnoughCardsError, RangeError
 from croupier.moves import cut as cut_cards
 from croupier.orders import DEFAULT_ORDER, CardNotFoundError, CardOrder, sort_cards
 from croupier.randomness.options import make_source
+from croupier.randomness.seeded import Seed, seed_value
 from croupier.randomness.source import OsRandomSource, RandomSource
 from croupier.randomness.uniform import UniformSampler
 from croupier.shuffling.registry import default_shuffle_method, get_shuffle_method
 
-__all__ = ["SHUFFLE_PURPOSE", "Deck", "seed_text"]
+__all__ = ["SHUFFLE_PURPOSE", "Deck", "LayoutLike", "PileLike", "seed_text"]
 
 SHUFFLE_PURPOSE = "shuffle"
 """The purpose a ``seed=`` is derived with, the same as ``croupier shuffle --seed``."""
@@ -58,17 +69,24 @@ SHUFFLE_PURPOSE = "shuffle"
 _REPR_CARDS = 10
 
 
-def seed_text(seed: str | int | None) -> str | None:
-    """A seed as text: a whole number means its decimal digits, as ``--seed 42`` does.
+def seed_text(seed: Seed | None) -> str | bytes | None:
+    """A seed as the streams take it: :func:`croupier.randomness.seed_value` (its former name).
 
-    >>> seed_text(42), seed_text("hex:2a"), seed_text(None)
-    ('42', 'hex:2a', None)
+    A whole number means its decimal digits, as ``--seed 42`` does; bytes stay bytes.
+
+    >>> seed_text(42), seed_text("hex:2a"), seed_text(b"*"), seed_text(None)
+    ('42', 'hex:2a', b'*', None)
     """
-    if seed is None or isinstance(seed, str):
-        return seed
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        return str(seed)
-    raise SeedError(f"seed= must be text or a whole number, got {seed!r}")
+    return seed_value(seed)
+
+
+def _given_source(source: object) -> RandomSource | None:
+    """``source`` when it is ``None`` or a :class:`RandomSource`, else a one-line error."""
+    if source is None or isinstance(source, RandomSource):
+        return source
+    raise CroupierError(
+        f"source= is a random source (croupier.source(...)), not {type(source).__name__}"
+    )
 
 
 def _whole(value: object, name: str, what: str = "a whole number") -> int:
@@ -104,6 +122,8 @@ def _packet(cards: Card | str | Iterable[Card | str]) -> list[Card]:
         return [cards]
     if isinstance(cards, str):
         return parse_cards(cards)
+    if not isinstance(cards, Iterable):
+        raise DeckError(f"expected cards or card text such as 'AS KH', got {type(cards).__name__}")
     return [_card(c) for c in cards]
 
 
@@ -117,6 +137,34 @@ def _preset(name: str) -> list[Card]:
         except CroupierError:
             raise exc from None
         raise DeckError(f"{exc}; for these cards use Deck.parse({name!r})") from None
+
+
+class PileLike(Protocol):
+    """What :meth:`Deck.deal_layout` reads of a pile (:class:`croupier.dealing.Pile`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def is_hand(self) -> bool: ...
+
+
+class LayoutLike(Protocol):
+    """What :meth:`Deck.deal_layout` reads of a layout (:class:`croupier.dealing.Layout`)."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def piles(self) -> Sequence[PileLike]: ...
+
+    @property
+    def remainder_name(self) -> str | None: ...
+
+    def __contains__(self, card: object) -> bool: ...
 
 
 def _plural(n: int) -> str:
@@ -147,14 +195,17 @@ class Deck:
         cards: str | Iterable[Card] = "standard",
         *,
         source: RandomSource | None = None,
-        seed: str | int | None = None,
+        seed: Seed | None = None,
     ) -> None:
         if source is not None and seed is not None:
-            raise CroupierError(
-                f"give either source= or seed=, not both (seed={seed!r}, source={source!r})"
-            )
+            raise CroupierError("give either source= or seed=, not both")  # a seed may be secret
+        source = _given_source(source)
         if isinstance(cards, str):
             self._cards = _preset(cards)
+        elif not isinstance(cards, Iterable):
+            raise DeckError(
+                f"a deck is a preset name such as 'euchre' or cards, not {type(cards).__name__}"
+            )
         else:
             self._cards = list(cards)
             for i, c in enumerate(self._cards):
@@ -164,7 +215,7 @@ class Deck:
                         "parse text with Deck.parse('AS KH ...')"
                     )
         self._source = (
-            source if seed is None else make_source(seed=seed_text(seed), purpose=SHUFFLE_PURPOSE)
+            source if seed is None else make_source(seed=seed_value(seed), purpose=SHUFFLE_PURPOSE)
         )
         self.last_shuffle_bits = 0.0
         """Bits of randomness the last :meth:`shuffle` used (0 before the first)."""
@@ -175,7 +226,7 @@ class Deck:
 
     @classmethod
     def parse(
-        cls, text: str, *, source: RandomSource | None = None, seed: str | int | None = None
+        cls, text: str, *, source: RandomSource | None = None, seed: Seed | None = None
     ) -> Deck:
         """A deck of the cards written in ``text``, top first (``source`` and ``seed`` as above).
 
@@ -313,13 +364,23 @@ class Deck:
         self._check_enough(k, f"draw {k} {_plural(k)} (n={n})")
         return self._take(k, bottom)
 
-    def burn(self, n: int = 1) -> list[Card]:
-        """Discard the top ``n`` cards unseen (a dealer's burn); returns them for a discard pile.
+    @overload
+    def burn(self, n: None = None) -> Card: ...
+    @overload
+    def burn(self, n: int) -> list[Card]: ...
+    def burn(self, n: int | None = None) -> Card | list[Card]:
+        """Discard the top card unseen (a dealer's burn), or a packet of the top ``n`` cards.
 
-        >>> deck = Deck.parse("AS KS QS")
-        >>> deck.burn(), deck
-        ([Card.parse('AS')], <Deck of 2 cards: KS QS>)
+        Returns what it discards, for a discard pile, as :meth:`draw` does: the
+        card, or the packet for ``burn(n)``.
+
+        >>> deck = Deck.parse("AS KS QS JS")
+        >>> deck.burn(), deck.burn(2), deck
+        (Card.parse('AS'), [Card.parse('KS'), Card.parse('QS')], <Deck of 1 card: JS>)
         """
+        if n is None:
+            self._check_enough(1, "burn a card")
+            return self._cards.pop(0)
         k = _count(n, "n")
         self._check_enough(k, f"burn {k} {_plural(k)} (n={n})")
         return self._take(k, bottom=False)
@@ -348,6 +409,55 @@ class Deck:
         self._check_enough(total, f"deal {k} {_plural(k)} to each of {p} players ({total} cards)")
         packet = self._take(total, bottom=False)
         return [packet[i::p] for i in range(p)]
+
+    def deal_layout(self, layout: LayoutLike) -> dict[str, list[Card]]:
+        """Deal ``layout``'s piles from the top as a table does; the rest stays in the deck.
+
+        The hands are dealt one card at a time to each player in turn (a
+        player whose hand is full is skipped), then every shared pile (a burn
+        card, the flop, the turn, the river, an upcard, a starter) takes the
+        next cards, in the layout's order.  The remainder (the stock, the
+        pond, the kitty) is not dealt: it stays in the deck in order, so
+        :meth:`draw` takes its top card.  Each pile lists its cards in the
+        order it received them: a stack's top card first.  From a uniformly
+        shuffled deck every deal of the layout, stacks in order, is equally
+        likely.  ``layout`` is a :class:`croupier.dealing.Layout` (``croupier.layout``);
+        every card dealt must belong to its deck.
+
+        >>> import croupier
+        >>> deck = Deck.parse("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S")
+        >>> piles = deck.deal_layout(croupier.layout("holdem", players=2))
+        >>> {name: " ".join(c.code for c in cards) for name, cards in piles.items()}
+        {'P1': 'AS QS', 'P2': 'KS JS', 'flop': 'TS 9S 8S', 'turn': '7S', 'river': '6S'}
+        >>> deck
+        <Deck of 4 cards: 5S 4S 3S 2S>
+        >>> Deck("euchre").deal_layout(croupier.layout("war"))
+        Traceback (most recent call last):
+        ...
+        croupier.errors.NotEnoughCardsError: cannot deal the 52 cards of war: only 24 remain ...
+        """
+        piles = list(layout.piles)
+        if layout.remainder_name is not None and piles and piles[-1].name == layout.remainder_name:
+            piles = piles[:-1]
+        hands = [p for p in piles if p.is_hand]
+        shared = [p for p in piles if not p.is_hand]
+        total = sum(p.size for p in piles)
+        self._check_enough(total, f"deal the {total} {_plural(total)} of {layout.game}")
+        for card in self._cards[:total]:
+            if card not in layout:
+                raise DeckError(f"card {card.code} is not in the deck of {layout.game}")
+        dealt: dict[str, list[Card]] = {p.name: [] for p in piles}
+        packet = self._take(total, bottom=False)
+        cards = iter(packet)
+        left = [p.size for p in hands]
+        while any(left):
+            for i, pile in enumerate(hands):
+                if left[i]:
+                    dealt[pile.name].append(next(cards))
+                    left[i] -= 1
+        for pile in shared:
+            dealt[pile.name] = [next(cards) for _ in range(pile.size)]
+        return dealt
 
     # -- giving back ----------------------------------------------------------------
     def put(self, cards: Card | str | Iterable[Card | str], *, bottom: bool = False) -> None:
@@ -456,14 +566,30 @@ class Deck:
         """
         self._cards = cut_cards(self._cards, _whole(k, "k"))
 
-    def shuffle(self, *, source: RandomSource | None = None, method: str | None = None) -> None:
+    def shuffle(
+        self,
+        *,
+        seed: Seed | None = None,
+        source: RandomSource | None = None,
+        method: str | None = None,
+    ) -> None:
         """Shuffle in place with ``method`` (see :mod:`croupier.shuffling.registry`).
 
         The default method is the exactly uniform ``lehmer`` (``fisher-yates`` above
         2,048 cards): :func:`croupier.shuffling.default_shuffle_method`, the rule
-        ``croupier shuffle`` uses.  Randomness comes
-        from ``source``, else the deck's own source, else the OS CSPRNG.
+        ``croupier shuffle`` uses.  Randomness comes from ``seed`` (a fresh stream
+        of that seed, purpose ``shuffle``: this shuffle alone, reproducibly), else
+        ``source``, else the deck's own source, else the OS CSPRNG.  So
+        ``deck.shuffle(seed=s)`` orders a deck as ``Deck(..., seed=s)``'s first
+        shuffle and ``croupier shuffle --deck NAME --seed s`` do.
         :attr:`last_shuffle_bits` and :attr:`shuffle_bits` count the bits used.
+
+        >>> table = Deck("euchre")
+        >>> table.shuffle(seed="hand 7")
+        >>> first = Deck("euchre", seed="hand 7")
+        >>> first.shuffle()
+        >>> table == first
+        True
 
         >>> deck = Deck(seed="game 1")
         >>> deck.shuffle()
@@ -474,11 +600,16 @@ class Deck:
         >>> again == deck
         True
         """
+        if seed is not None and source is not None:
+            raise CroupierError("give either source= or seed=, not both")  # a seed may be secret
+        source = _given_source(source)
         chosen = (
             default_shuffle_method(len(self._cards))
             if method is None
             else get_shuffle_method(method)
         )
+        if seed is not None:
+            source = make_source(seed=seed_value(seed), purpose=SHUFFLE_PURPOSE)
         src = source if source is not None else self._source
         if src is None:
             src = self._source = OsRandomSource()

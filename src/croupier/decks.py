@@ -15,6 +15,9 @@ diamonds, hearts, spades; within a suit ace low, then 2..K; jokers last), so
 
 >>> subdeck("abcdef", 2, 3)
 ['c', 'd']
+
+These are lists of cards, values; the stateful deck a game draws from is
+:class:`croupier.deck.Deck`, which starts from one of them.
 """
 
 from __future__ import annotations
@@ -138,9 +141,7 @@ def shoe(
     per_card: dict[tuple[Rank, Suit | None], int] = {}
     for c in cards:
         per_card[c.rank, c.suit] = max(per_card.get((c.rank, c.suit), 0), c.copy + 1)
-    return [
-        Card(c.rank, c.suit, d * per_card[c.rank, c.suit] + c.copy) for d in range(k) for c in cards
-    ]
+    return [c.with_copy(d * per_card[c.rank, c.suit] + c.copy) for d in range(k) for c in cards]
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,19 @@ line, quote the offending input and say what would be valid.
 ...     print(exc)
 bad card 'XZ' at position 2; expected e.g. 'AS', '10h', 'T♥'
 
-Two helpers keep such messages safe on hostile input: :func:`excerpt` quotes
-at most a short, escaped piece of the input (never a whole file), and
+Four helpers keep such messages safe on hostile input: :func:`excerpt` quotes
+at most a short, escaped piece of the input (never a whole file),
+:func:`masked_excerpt` does the same but hides runs that may be key material
+(for readers of files, which may be handed a key file by mistake),
 :func:`bounded_decimal` reads a number only when it is a short run of ASCII
-digits (no ``int()`` on thousands of digits, no Unicode digits such as ``²``).
+digits (no ``int()`` on thousands of digits, no Unicode digits such as ``²``),
+and :func:`utf8_bytes` encodes text that is hashed or stored, refusing text
+that has no UTF-8 encoding in one line that names the input and never quotes it.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "CardNotationError",
@@ -35,6 +41,8 @@ __all__ = [
     "VerificationError",
     "bounded_decimal",
     "excerpt",
+    "masked_excerpt",
+    "utf8_bytes",
 ]
 
 
@@ -128,9 +136,65 @@ def excerpt(text: str | bytes, limit: int = 40) -> str:
     '9-5' 'a\\tba'... (60 characters) b'\\x00\\x00'... (99 bytes)
     """
     if len(text) <= limit:
-        return repr(text)
+        return repr(text[:limit])  # a slice is a plain str, also of a str enum (a Seat)
     unit = "bytes" if isinstance(text, bytes) else "characters"
     return f"{text[:limit]!r}... ({len(text)} {unit})"
+
+
+# A run of the characters of hex, base64 (both alphabets) and SquareDeal keys.
+_RUN = re.compile(r"[0-9A-Za-z+/=_-]+")
+_RUN_BYTES = re.compile(rb"[0-9A-Za-z+/=_-]+")
+_HEX = frozenset("0123456789ABCDEFabcdef")
+#: :func:`masked_excerpt` hides a run of this many hex digits or more ...
+MASKED_HEX_RUN = 8
+#: ... and a run of this many letters, digits and ``+ / = _ -`` or more (a key of any alphabet).
+MASKED_RUN = 20
+
+
+def masked_excerpt(text: str | bytes, limit: int = 40) -> str:
+    """As :func:`excerpt`, but hiding every run of input that may be key material.
+
+    A run is a longest piece of letters, digits and ``+ / = _ -`` (the
+    alphabets of hex, base64 and SquareDeal keys).  A run of at least
+    :data:`MASKED_HEX_RUN` hex digits, or of at least :data:`MASKED_RUN`
+    characters, is shown as ``<N characters hidden>``, so not one character
+    of it is quoted; a run of decimal digits alone is a number, and is quoted.
+    A run is judged whole even where the quotation cuts it.
+    Readers of board files quote bad input with this: a key or ``.sqk`` file
+    read as a board file by mistake must not end up on a terminal or in a log.
+
+    >>> print(masked_excerpt("[Deal 'N:AK.Q..'"), masked_excerpt("key 0123456789abcdef x"))
+    "[Deal 'N:AK.Q..'" 'key <16 characters hidden> x'
+    >>> print(masked_excerpt("1,0:" + "Ab9" * 20, limit=10), masked_excerpt(b"x" * 30 + b"?"))
+    '1,0:<60 characters hidden>'... (64 characters) b'<30 characters hidden>?'
+    """
+    head = text[:limit]
+    shown = head.decode("latin-1") if isinstance(head, bytes) else head
+    pieces: list[str] = []
+    pos = 0
+    for run in _RUN.finditer(shown):
+        start, end = run.span()
+        whole = run.group()
+        if end == len(shown) and len(text) > len(shown):  # the run may go on past the cut
+            if isinstance(text, bytes):
+                more = _RUN_BYTES.match(text, end)
+                whole += "" if more is None else more.group().decode("latin-1")
+            else:
+                found = _RUN.match(text, end)
+                whole += "" if found is None else found.group()
+        length = len(whole)
+        if whole.isascii() and whole.isdigit():  # a number, however long, is not a key
+            continue
+        if length >= MASKED_RUN or (length >= MASKED_HEX_RUN and _HEX.issuperset(whole)):
+            pieces += [shown[pos:start], f"<{length} characters hidden>"]
+            pos = end
+    pieces.append(shown[pos:])
+    masked = "".join(pieces)
+    quoted = repr(masked.encode("latin-1")) if isinstance(text, bytes) else repr(masked)
+    if len(text) <= limit:
+        return quoted
+    unit = "bytes" if isinstance(text, bytes) else "characters"
+    return f"{quoted}... ({len(text)} {unit})"
 
 
 def bounded_decimal(text: str, max_digits: int) -> int | None:
@@ -149,3 +213,43 @@ def bounded_decimal(text: str, max_digits: int) -> int | None:
     if not 1 <= len(text) <= max_digits or not text.isascii() or not text.isdigit():
         return None
     return int(text)
+
+
+def utf8_bytes(
+    text: str,
+    what: str,
+    *,
+    escapes: bool = False,
+    hint: str = "",
+    error: type[CroupierError] = CroupierError,
+) -> bytes:
+    """``text`` encoded as UTF-8, or an ``error`` naming ``what`` and where the text breaks.
+
+    A lone surrogate has no UTF-8 encoding; Python reads a command-line byte
+    that is not UTF-8 as one (``0xFF`` becomes ``'\\udcff'``).  With
+    ``escapes`` those surrogate escapes become their bytes again (formats
+    that hash command-line bytes as they are, like Big Deal's); any other
+    surrogate is still refused.  The message gives the character's position
+    and never quotes the text, which may be secret; ``hint`` ends it (say
+    what to do instead).
+
+    >>> utf8_bytes("Club Cup", "event="), utf8_bytes("x\\udcff", "name=", escapes=True)
+    (b'Club Cup', b'x\\xff')
+    >>> utf8_bytes("Cup \\udcff", "event=")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: event= is not valid text: character 5 has no UTF-8 encoding \
+(a lone surrogate, such as a command-line byte that is not UTF-8)
+    """
+    if not isinstance(text, str):
+        raise error(f"{what} must be text, got {type(text).__name__}")
+    try:
+        return text.encode("utf-8", "surrogateescape" if escapes else "strict")
+    except UnicodeEncodeError as exc:
+        why = "a lone surrogate"
+        if not escapes:
+            why += ", such as a command-line byte that is not UTF-8"
+        raise error(
+            f"{what} is not valid text: character {exc.start + 1} has no UTF-8 encoding "
+            f"({why}){hint}"
+        ) from None

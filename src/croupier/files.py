@@ -32,12 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import os
 import re
-import secrets
-import shutil
-import socket
 import sys
 import threading
 import time
@@ -47,15 +45,20 @@ from pathlib import Path
 from croupier.errors import FileFormatError
 
 __all__ = [
+    "HOST_TAG",
     "STALE_TEMPORARY_SECONDS",
     "AtomicFile",
     "ExistingFileError",
     "FileWriteError",
     "check_new_files",
+    "describe_os_error",
+    "os_error_words",
+    "pid_is_gone",
     "read_bounded",
     "read_failure",
     "read_file",
     "remove_stale_temporaries",
+    "shown_path",
     "write_file",
     "write_files_atomically",
 ]
@@ -63,11 +66,35 @@ __all__ = [
 STALE_TEMPORARY_SECONDS = 3600
 """A croupier temporary untouched for this long is stale even if its writer may live."""
 
+HOST_TAG: str  # set on first use, by the module's __getattr__ below
+"""This machine in the names of croupier's temporaries (8 hex digits of its host name's hash):
+with the writer's process id it tells a stale temporary from one still being written."""
+
+
+@functools.cache
+def _host_tag() -> str:
+    """:data:`HOST_TAG`, computed on first use (``socket`` is not imported by a run that
+    writes no file)."""
+    import socket
+
+    return hashlib.sha256(socket.gethostname().encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
+def __getattr__(name: str) -> str:
+    """:data:`HOST_TAG`, the first time it is asked for."""
+    if name == "HOST_TAG":
+        return _host_tag()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), "HOST_TAG"])
+
+
 _PUBLIC_MODE = 0o666  # less the umask, applied by the kernel
 _PRIVATE_MODE = 0o600
 _NAME_KEPT = 80  # characters of the target's name kept in a temporary's name
 _TEMPORARY = re.compile(r"\..*\.croupier-([0-9a-f]{8})-([0-9]{1,10})-[0-9a-f]{16}\.tmp", re.DOTALL)
-_HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "surrogateescape")).hexdigest()[:8]
 _NO_HARD_LINKS = {
     errno.EPERM,
     errno.EOPNOTSUPP,
@@ -99,8 +126,7 @@ def _exists_error(path: Path) -> ExistingFileError:
 
 
 def _write_error(path: Path, exc: OSError, what: str = "nothing was written") -> FileWriteError:
-    reason = (exc.strerror or type(exc).__name__).lower()
-    return FileWriteError(f"cannot write {str(path)!r}: {reason} ({what})")
+    return FileWriteError(f"cannot write {str(path)!r}: {os_error_words(exc)} ({what})")
 
 
 def _folder(path: Path) -> Path:
@@ -131,15 +157,24 @@ def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
 
 
 def _temporary_name(name: str) -> str:
+    import secrets  # here: a run that writes no file does without
+
     kept = name[:_NAME_KEPT]
     while len(os.fsencode(kept)) > _NAME_KEPT:  # file names are limited in bytes (often 255)
         kept = kept[:-1]
     token = secrets.token_hex(8)
-    return f".{kept}.croupier-{_HOST}-{os.getpid()}-{token}.tmp"
+    return f".{kept}.croupier-{_host_tag()}-{os.getpid()}-{token}.tmp"
 
 
-def _pid_is_gone(pid: int) -> bool:
-    """True only when no process ``pid`` exists on this machine (POSIX); unsure is False."""
+def pid_is_gone(pid: int) -> bool:
+    """True only when no process ``pid`` exists on this machine (POSIX); unsure is False.
+
+    A temporary whose writer (named in its name with :data:`HOST_TAG`) is gone can be
+    removed at once.
+
+    >>> pid_is_gone(os.getpid())
+    False
+    """
     if os.name != "posix" or pid <= 0:
         return False
     try:
@@ -164,7 +199,7 @@ def remove_stale_temporaries(folder: Path, *, now: float | None = None) -> list[
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> leftover = folder / f".keys.txt.croupier-{_HOST}-999999999-0123456789abcdef.tmp"
+    >>> leftover = folder / f".keys.txt.croupier-{_host_tag()}-999999999-0123456789abcdef.tmp"
     >>> _ = leftover.write_bytes(b"secret")  # as if a run with pid 999999999 was killed
     >>> remove_stale_temporaries(folder) == [leftover], leftover.exists()
     (True, False)
@@ -184,8 +219,8 @@ def remove_stale_temporaries(folder: Path, *, now: float | None = None) -> list[
                 continue
             age = current - entry.stat(follow_symlinks=False).st_mtime
             host, pid = match.group(1), int(match.group(2))
-            mine = host == _HOST and pid == os.getpid()
-            gone = host == _HOST and not mine and _pid_is_gone(pid)
+            mine = host == _host_tag() and pid == os.getpid()
+            gone = host == _host_tag() and not mine and pid_is_gone(pid)
             if gone or (not mine and age > STALE_TEMPORARY_SECONDS):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
@@ -276,6 +311,8 @@ def _keep_old_version(path: Path) -> str | None:
             raise
         if not path.exists():
             return None
+        import shutil
+
         shutil.copy2(path, backup)
     return backup
 
@@ -520,4 +557,72 @@ def read_failure(exc: OSError) -> str:
         return "no such file"
     if isinstance(exc, PermissionError):
         return "permission denied"
-    return (exc.strerror or str(exc)).lower()
+    return os_error_words(exc)
+
+
+_ERRNO_WORDS = {
+    errno.ENOSPC: "no space left on device",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOENT: "no such file or folder",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ENOTDIR: "part of the path is a file, not a folder",
+    errno.EEXIST: "it already exists",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "the file is too large for the file system",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.EIO: "an input/output error on the device",
+}
+
+
+def os_error_words(exc: OSError) -> str:
+    """What an operating-system error means, in a few lower-case words (no errno number).
+
+    >>> os_error_words(OSError(errno.EROFS, "Read-only file system"))
+    'the file system is read-only'
+    >>> os_error_words(OSError(errno.EXDEV, "Invalid cross-device link"))
+    'invalid cross-device link'
+    """
+    words = _ERRNO_WORDS.get(exc.errno) if exc.errno is not None else None
+    return words or (exc.strerror or type(exc).__name__).lower()
+
+
+def shown_path(name: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str:
+    """A path as a user would have typed it: relative to the working folder when inside it.
+
+    >>> shown_path(os.path.join(os.getcwd(), "ro", "d"))
+    "'ro/d'"
+    >>> shown_path("/etc/x")
+    "'/etc/x'"
+    """
+    text = os.fsdecode(name)
+    if os.path.isabs(text):
+        here = os.getcwd()
+        try:
+            inside = os.path.commonpath([here, text]) == here
+        except ValueError:  # other drives (Windows)
+            inside = False
+        if inside and text != here:
+            text = os.path.relpath(text, here)
+    return repr(text)
+
+
+def describe_os_error(exc: OSError | UnicodeError) -> str:
+    """An error of the operating system as one line in words, naming the file it concerns.
+
+    >>> describe_os_error(OSError(errno.EROFS, "Read-only file system", "/nowhere/ro/d"))
+    "'/nowhere/ro/d': the file system is read-only"
+    >>> describe_os_error(OSError(errno.ENOSPC, "No space left on device"))
+    'no space left on device'
+    """
+    if isinstance(exc, UnicodeError):
+        reason = getattr(exc, "reason", None)
+        return "text that cannot be encoded or decoded" + (f" ({reason})" if reason else "")
+    words = os_error_words(exc)
+    if exc.filename is None:
+        return words
+    where = shown_path(exc.filename)
+    if exc.filename2 is not None:
+        where = f"{where} -> {shown_path(exc.filename2)}"
+    return f"{where}: {words}"

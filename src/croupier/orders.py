@@ -389,7 +389,7 @@ def get_order(name: str | CardOrder) -> CardOrder:
     if isinstance(name, CardOrder):
         return name
     if not isinstance(name, str):
-        raise CardOrderError(f"expected an order name or CardOrder, got {excerpt(name)}")
+        raise CardOrderError(f"expected an order name or CardOrder, got {type(name).__name__}")
     key = name.strip().lower()
     if key in ORDERS:
         return ORDERS[key]

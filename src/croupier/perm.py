@@ -125,6 +125,11 @@ class Permutation:
     _hash: int | None
 
     def __init__(self, one_line: Iterable[int] | npt.NDArray[Any]) -> None:
+        if not isinstance(one_line, np.ndarray | Iterable):
+            raise PermutationError(
+                f"a permutation is a list of the integers 0..n-1 (one-line notation), "
+                f"not {type(one_line).__name__}"
+            )
         raw = one_line if isinstance(one_line, np.ndarray) else np.asarray(list(one_line))
         n = raw.size
         if raw.ndim != 1 or (n and raw.dtype.kind not in "iu"):
@@ -357,6 +362,11 @@ class Permutation:
         croupier.perm.PermutationError: a permutation of 2 cannot rearrange 3 items
         """
         n = self._a.size
+        if not isinstance(seq, Sequence | np.ndarray):
+            raise PermutationError(
+                f"a permutation rearranges a sequence (a list, string, array), "
+                f"not {type(seq).__name__}"
+            )
         if len(seq) != n:
             raise PermutationError(f"a permutation of {n} cannot rearrange {len(seq)} items")
         if isinstance(seq, np.ndarray):
@@ -437,6 +447,8 @@ class Permutation:
         >>> p ** 2, p ** -1, p ** (10 ** 30 + 1) == p
         (Permutation([2, 3, 0, 1]), Permutation([3, 0, 1, 2]), True)
         """
+        if isinstance(k, bool) or not isinstance(k, int | np.integer):
+            raise PermutationError(f"a permutation's power is a whole number, not {k!r:.40}")
         k = int(k)
         n = self._a.size
         if k == 0 or n == 0:

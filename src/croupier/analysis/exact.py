@@ -41,6 +41,7 @@ __all__ = [
     "ExactAnalysis",
     "Kind",
     "Parity",
+    "Route",
     "Unfinished",
     "Verdict",
     "exact_analysis",
@@ -55,10 +56,14 @@ Verdict = Literal["uniform", "biased", "even-so-far", "undecided"]
 Parity = Literal["even", "odd", "both"]
 """:attr:`ExactAnalysis.parity`: the parity every outcome shares, or ``both``."""
 
-Engine = Literal[
+Route = Literal[
     "walk", "swap-step DP", "rising-sequence formula", "enumeration of all 86400000 seeds"
 ]
-"""How an exact distribution was computed: the walk, or one of the fast routes."""
+"""How an exact distribution was computed (:attr:`ExactAnalysis.engine`): the walk, or one of
+the fast routes."""
+
+Engine = Route
+"""The former name of :data:`Route` (kept for imports of it)."""
 
 
 class Unfinished:
@@ -146,7 +151,7 @@ class ExactAnalysis:
     space: int
     distribution: dict[Any, Fraction] = field(repr=False)
     unfinished: Fraction = Fraction(0)
-    engine: Engine = "walk"
+    engine: Route = "walk"
     hands: tuple[int, ...] | None = None
 
     @property

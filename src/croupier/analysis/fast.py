@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from croupier.analysis.exact import Engine
+from croupier.analysis.exact import Route
 from croupier.analysis.mixing import riffle_probability
 from croupier.errors import RangeError
 from croupier.perm import Permutation
@@ -141,6 +143,35 @@ MAX_TIME_SEEDED = 8
 """Largest deck for the seed enumeration ((n-1)**n tallies must fit in memory)."""
 
 
+def _choice_tally(n: int, seeds: range) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """How many of ``seeds`` give each choice sequence (a number in base ``n - 1``)."""
+    from croupier.shuffling.flawed import DELPHI_LCG_MULTIPLIER
+
+    base = n - 1
+    tally = np.zeros(base**n, dtype=np.int64)
+    # uint32 arithmetic wraps modulo 2**32 by itself: the generator's state needs no mask
+    mult, n_choices, one = np.uint32(DELPHI_LCG_MULTIPLIER), np.uint64(base), np.uint32(1)
+    block = min(1 << 20, max(len(seeds), 1))
+    offsets = np.arange(block, dtype=np.uint32) * np.uint32(seeds.step & 0xFFFFFFFF)
+    state = np.empty(block, dtype=np.uint32)
+    choice = np.empty(block, dtype=np.uint64)
+    code = np.empty(block, dtype=np.int64)
+    for first in range(0, len(seeds), block):
+        size = min(block, len(seeds) - first)
+        st, ch, co = state[:size], choice[:size], code[:size]
+        np.add(offsets[:size], np.uint32(seeds[first] & 0xFFFFFFFF), out=st)
+        co[:] = 0
+        for _ in range(n):
+            np.multiply(st, mult, out=st)
+            np.add(st, one, out=st)
+            np.multiply(st, n_choices, out=ch)  # the choice: (state * (n - 1)) >> 32
+            np.right_shift(ch, np.uint64(32), out=ch)
+            np.multiply(co, base, out=co)
+            np.add(co, ch, out=co, casting="unsafe")
+        tally += np.bincount(co, minlength=len(tally))
+    return tally
+
+
 def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     """How many of ``seeds`` give each arrangement of the time-seeded 1999 shuffle.
 
@@ -154,10 +185,6 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     >>> sum(counts.values()), counts[tuple(time_seeded_shuffle([0, 1, 2], 7))] > 0
     (1000, True)
     """
-    import numpy as np
-
-    from croupier.shuffling.flawed import DELPHI_LCG_MULTIPLIER
-
     if not 0 <= n <= MAX_TIME_SEEDED:
         raise RangeError(
             f"{n} cards is out of range for the time-seeded enumeration; use 0..{MAX_TIME_SEEDED}"
@@ -165,24 +192,11 @@ def time_seeded_counts(n: int, seeds: range) -> dict[Arrangement, int]:
     if n < 2:  # no choices are made
         return {tuple(range(n)): len(seeds)}
     base = n - 1
-    tally = np.zeros(base**n, dtype=np.int64)
-    mask, mult, n_choices = np.uint64(2**32 - 1), np.uint64(DELPHI_LCG_MULTIPLIER), np.uint64(base)
-    block = 1 << 22
-    for first in range(0, len(seeds), block):
-        part = seeds[first : first + block]
-        state = np.arange(part.start, part.stop, part.step, dtype=np.int64).astype(np.uint64)
-        np.bitwise_and(state, mask, out=state)
-        code = np.zeros(len(state), dtype=np.uint64)
-        choice = np.empty_like(state)
-        for _ in range(n):
-            np.multiply(state, mult, out=state)
-            np.add(state, np.uint64(1), out=state)
-            np.bitwise_and(state, mask, out=state)
-            np.multiply(state, n_choices, out=choice)
-            np.right_shift(choice, np.uint64(32), out=choice)
-            np.multiply(code, n_choices, out=code)
-            np.add(code, choice, out=code)
-        tally += np.bincount(code.astype(np.int64), minlength=len(tally))
+    # numpy's loops release the GIL: the halves of the seeds are tallied on two threads
+    halves = [seeds[: len(seeds) // 2], seeds[len(seeds) // 2 :]]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first, second = pool.map(lambda part: _choice_tally(n, part), halves)
+    tally = first + second
     codes = np.flatnonzero(tally)
     decks = np.tile(np.arange(n, dtype=np.int64), (len(codes), 1))
     rows = np.arange(len(codes))
@@ -211,7 +225,7 @@ def _time_seeded(n: int) -> dict[Arrangement, Fraction]:
     return {k: Fraction(v, MS_PER_DAY) for k, v in counts.items()}
 
 
-FAST_ROUTES: dict[str, tuple[Engine, Callable[[int], dict[Arrangement, Fraction]]]] = {
+FAST_ROUTES: dict[str, tuple[Route, Callable[[int], dict[Arrangement, Fraction]]]] = {
     "fisher-yates": ("swap-step DP", _from_steps(_fisher_yates)),
     "swap-any": ("swap-step DP", _from_steps(_swap_any)),
     "poker-1999": ("swap-step DP", _from_steps(_poker_1999)),

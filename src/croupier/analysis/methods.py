@@ -38,6 +38,7 @@ __all__ = [
     "analysis_methods",
     "default_hands",
     "get_analysis_method",
+    "hand_sizes",
 ]
 
 MethodGroup = Literal["fair", "model", "flawed", "deal"]
@@ -71,7 +72,7 @@ class AnalysisMethod:
         """How many outcomes a fair method spreads over: ``n!`` or the number of deals."""
         if self.kind == "arrangement":
             return math.factorial(n)
-        sizes = _check_hands(n, hands)
+        sizes = hand_sizes(n, hands)
         result = math.factorial(n)
         for k in sizes:
             result //= math.factorial(k)
@@ -97,7 +98,7 @@ class AnalysisMethod:
             return arrange
         deal = self.deal
         assert deal is not None
-        sizes = _check_hands(n, hands)
+        sizes = hand_sizes(n, hands)
 
         def owners(chooser: Chooser) -> tuple[int, ...]:
             return tuple(deal(sizes, chooser))
@@ -117,7 +118,16 @@ def default_hands(n: int) -> tuple[int, ...]:
     return (1,) * n
 
 
-def _check_hands(n: int, hands: Sequence[int] | None) -> tuple[int, ...]:
+def hand_sizes(n: int, hands: Sequence[int] | None) -> tuple[int, ...]:
+    """The hand sizes of a deal of ``n`` cards: ``hands``, checked, or :func:`default_hands`.
+
+    >>> hand_sizes(6, None), hand_sizes(6, (4, 2))
+    ((3, 3), (4, 2))
+    >>> hand_sizes(6, (4, 1))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: hand sizes [4, 1] must be >= 0 and add up to 6 cards
+    """
     sizes = default_hands(n) if hands is None else tuple(hands)
     if not sizes or any(k < 0 for k in sizes) or sum(sizes) != n:
         raise LayoutError(f"hand sizes {list(sizes)} must be >= 0 and add up to {n} cards")

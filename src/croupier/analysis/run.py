@@ -32,7 +32,7 @@ from croupier.analysis.markov import (
     repeat_curve,
     stops_falling_at,
 )
-from croupier.analysis.methods import AnalysisMethod, get_analysis_method
+from croupier.analysis.methods import AnalysisMethod, get_analysis_method, hand_sizes
 from croupier.analysis.stats import (
     TestResult,
     bridge_pattern_probabilities,
@@ -54,6 +54,7 @@ __all__ = [
     "GameTest",
     "MonteCarloReport",
     "RepeatReport",
+    "RouteChoice",
     "bits_profile",
     "exact_report",
     "monte_carlo",
@@ -66,13 +67,17 @@ MAX_EXACT_CARDS = 10
 MAX_BITS_CARDS = 10_000
 """The largest deck size :func:`bits_profile` shuffles (as for Monte Carlo runs)."""
 
-EngineChoice = Literal["auto", "walk", "fast"]
-"""Which exact engine :func:`exact_report` uses: ``auto`` picks the walk or the fast route."""
+RouteChoice = Literal["auto", "walk", "fast"]
+"""The ``engine=`` argument of :func:`exact_report`: the route to the exact distribution
+(:data:`~croupier.analysis.exact.Route`); ``auto`` picks the walk or the fast route."""
 
-ENGINE_CHOICES: tuple[EngineChoice, ...] = get_args(EngineChoice)
+EngineChoice = RouteChoice
+"""The former name of :data:`RouteChoice` (kept for imports of it)."""
+
+ENGINE_CHOICES: tuple[RouteChoice, ...] = get_args(RouteChoice)
 
 
-def parse_engine(engine: str) -> EngineChoice:
+def parse_engine(engine: str) -> RouteChoice:
     """Check an engine choice given as text: ``auto``, ``walk`` or ``fast``.
 
     >>> parse_engine("walk")
@@ -98,7 +103,7 @@ def exact_report(
     hands: Sequence[int] | None = None,
     *,
     max_leaves: int = 1_000_000,
-    engine: EngineChoice = "auto",
+    engine: RouteChoice = "auto",
 ) -> ExactAnalysis:
     """The exact analysis of method ``name`` on ``cards`` cards.
 
@@ -388,9 +393,7 @@ def method_hands(
     >>> method_hands(get_analysis_method("deal:optimal"), 8, None)
     (2, 2, 2, 2)
     """
-    from croupier.analysis.methods import _check_hands
-
-    return _check_hands(cards, hands)
+    return hand_sizes(cards, hands)
 
 
 def bits_profile(

@@ -12,7 +12,7 @@ streaming writers (``dealer``'s one-line layout, PBN, JSON lines, ``.npy``,
 
 from croupier.bulk.array import DealArray, DealArrayError
 from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer, deal_array
-from croupier.bulk.stream import BulkStream
+from croupier.randomness.bulk_stream import BulkStream
 
 __all__ = [
     "BULK_ALGORITHM_ID",

@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.bulk.digits import DigitPlan
-from croupier.bulk.unrank import pick_table
+from croupier.bulk.lex_tables import pick_table
 
-__all__ = ["digits_compiled", "masks_compiled", "unrank_compiled"]
+__all__ = ["digits_compiled", "masks_compiled", "stacks_compiled", "unrank_compiled"]
 
 _TILE = 128
 _SHIFT = np.uint64(58)
@@ -266,3 +266,60 @@ def unrank_compiled(
         return out, masks
     _unrank_kernel(stacked, counts, _tables(tuple(sizes)), out)
     return out, None
+
+
+@numba.njit(nogil=True, cache=True)
+def _stacks_kernel(
+    cards: Any, digits: Any, radices: Any, chunk_sizes: Any, stack_sizes: Any, out: Any
+) -> None:  # pragma: no cover
+    n = cards.shape[0]
+    offsets = np.empty(radices.shape[0], np.int64)
+    for i in range(n):
+        at = 0
+        for c in range(chunk_sizes.shape[0]):
+            value = digits[c, i]
+            for t in range(chunk_sizes[c] - 1, -1, -1):
+                q = np.uint64(radices[at + t])
+                offsets[at + t] = np.int64(value % q)
+                value //= q
+            at += chunk_sizes[c]
+        row = out[i]
+        for j in range(cards.shape[1]):
+            row[j] = cards[i, j]
+        start = 0
+        used = 0
+        for s in range(stack_sizes.shape[0]):
+            k = stack_sizes[s]
+            for j in range(k - 1):
+                a = start + j
+                b = a + offsets[used + j]
+                top = row[a]
+                row[a] = row[b]
+                row[b] = top
+            start += k
+            used += k - 1
+
+
+def stacks_compiled(
+    cards: npt.NDArray[np.unsignedinteger],
+    digits: npt.NDArray[np.uint64],
+    chunks: Sequence[Sequence[int]],
+    sizes: Sequence[int],
+) -> npt.NDArray[np.unsignedinteger]:
+    """Every deal's stacks put in order, compiled (the rule of :mod:`croupier.bulk.stacks`).
+
+    ``cards`` holds every stack's cards in deck order, the stacks side by side
+    (``sizes``); ``digits`` the chunk digits ``(chunks, n)``; the result is
+    ``cards`` with each stack swapped into its order.
+    """
+    radices = np.array([q for chunk in chunks for q in chunk], np.int64)
+    out = np.empty_like(cards)
+    _stacks_kernel(
+        np.ascontiguousarray(cards),
+        np.ascontiguousarray(digits, dtype=np.uint64),
+        radices,
+        np.array([len(c) for c in chunks], np.int64),
+        np.array(sizes, np.int64),
+        out,
+    )
+    return out

@@ -2,9 +2,12 @@
 
 A :class:`DealArray` stores, for every deal (row) and every card of the
 layout's deck in canonical order (column), the index of the pile that holds
-the card: a ``uint8`` array of shape ``(n, deck size)``.  Views that
-simulation code needs (card bitmasks per pile, suit lengths, ranks held) are
-computed from it without a Python loop per deal.
+the card: a ``uint8`` array of shape ``(n, deck size)``.  A layout with stacks
+(piles dealt in order, top first) also keeps, for each stack of ``k`` cards,
+the deck indices of its cards top first: an ``(n, k)`` array
+(:meth:`DealArray.stack`); bridge and other layouts without stacks carry
+nothing more.  Views that simulation code needs (card bitmasks per pile, suit
+lengths, ranks held) are computed from it without a Python loop per deal.
 
 >>> from croupier.dealing.layout import make_layout
 >>> from croupier.dealing.deal import deal_from_number
@@ -18,7 +21,8 @@ computed from it without a Python loop per deal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeAlias, overload
 
@@ -30,9 +34,43 @@ from croupier.dealing.deal import Deal
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError
 
-__all__ = ["MASK_CARDS", "SUIT_ORDER", "DealArray", "DealArrayError"]
+__all__ = [
+    "BULK_ALGORITHM_ID",
+    "BULK_STACKS_ALGORITHM_ID",
+    "MASK_CARDS",
+    "SUIT_ORDER",
+    "DealArray",
+    "DealArrayError",
+    "bulk_algorithm",
+]
+
+BULK_ALGORITHM_ID = "croupier-bulk/1"
+"""Id and version of the bulk dealing algorithm (:mod:`croupier.bulk.generate`) of layouts
+without stacks, which labels every deal of a deal array; bumped whenever a seed would
+give other deals."""
+
+BULK_STACKS_ALGORITHM_ID = "croupier-bulk/2"
+"""Id of the bulk dealing algorithm of layouts with stacks: the piles of ``croupier-bulk/1``,
+then every stack's order from a stream of its own (:mod:`croupier.bulk.stacks`)."""
 
 PileArray: TypeAlias = npt.NDArray[np.uint8]
+StackArray: TypeAlias = npt.NDArray[np.unsignedinteger]
+
+
+def bulk_algorithm(layout: Layout) -> str:
+    """The id of the bulk deals of ``layout``: ``croupier-bulk/2`` with stacks, else ``/1``.
+
+    >>> from croupier.dealing.layout import make_layout
+    >>> bulk_algorithm(make_layout("bridge")), bulk_algorithm(make_layout("go-fish"))
+    ('croupier-bulk/1', 'croupier-bulk/2')
+    """
+    return BULK_STACKS_ALGORITHM_ID if layout.ordered else BULK_ALGORITHM_ID
+
+
+def card_dtype(layout: Layout) -> np.dtype[np.unsignedinteger]:
+    """The dtype of a deck index of ``layout``: ``uint8`` up to 256 cards, else ``uint16``."""
+    return np.dtype(np.uint8 if len(layout.deck) <= 256 else np.uint16)
+
 
 MASK_CARDS = 64
 """Decks up to this many cards have one ``uint64`` bitmask per pile (:meth:`DealArray.masks`)."""
@@ -42,8 +80,7 @@ SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 _MAX_PILES = 255
 _COMPILED_ROWS = 16384  # from this many rows on, bitmasks come from the compiled kernel if any
-
-_Rows: TypeAlias = slice | npt.NDArray[np.integer] | npt.NDArray[np.bool_]
+_SHOWN_DEALS = 5  # deals a notebook shows of a deal array
 
 
 class DealArrayError(CroupierError):
@@ -51,9 +88,12 @@ class DealArrayError(CroupierError):
 
 
 def _compiled() -> bool:
+    """Whether the compiled bitmask kernel is at hand: numba installed and already loaded
+    (by a long run).  Loading it takes the better part of a second, far more than numpy
+    takes for the bitmasks of a batch, so it is not loaded for them alone."""
     from croupier.bulk.unrank import compiled_available
 
-    return compiled_available()
+    return "numba" in sys.modules and compiled_available()
 
 
 def _suit_index(layout: Layout) -> npt.NDArray[np.intp]:
@@ -91,7 +131,7 @@ class DealArray:
     [[2, 2, 2, 2], [2, 2, 2, 2]]
     """
 
-    __slots__ = ("_bits", "_masks", "layout", "piles")
+    __slots__ = ("_bits", "_masks", "_stacks", "layout", "piles")
 
     def __init__(
         self,
@@ -100,6 +140,7 @@ class DealArray:
         *,
         bits: npt.ArrayLike | None = None,
         check: bool = True,
+        stacks: Mapping[int, npt.ArrayLike] | None = None,
     ) -> None:
         array = np.asarray(piles)
         deck = len(layout.deck)
@@ -135,6 +176,36 @@ class DealArray:
             row_bits.flags.writeable = False
         self._bits = row_bits
         self._masks: dict[int, npt.NDArray[np.uint64]] = {}
+        self._stacks: dict[int, StackArray] = {}
+        for pile, given in (stacks or {}).items():
+            self._stacks[pile] = self._checked_stack(pile, given, check)
+
+    def _checked_stack(self, pile: int, given: npt.ArrayLike, check: bool) -> StackArray:
+        """The order of stack ``pile`` as a read-only ``(n, k)`` array of deck indices."""
+        layout = self.layout
+        if pile not in layout.stack_piles:
+            raise DealArrayError(
+                f"pile {pile} is not a stack of {layout.game} (stacks: {list(layout.stack_piles)})"
+            )
+        array = np.asarray(given)
+        k = layout.piles[pile].size
+        if array.shape != (len(self), k):
+            raise DealArrayError(f"stack {pile} has shape {array.shape}, not ({len(self)}, {k})")
+        array = np.ascontiguousarray(array, dtype=card_dtype(layout))
+        if (
+            check
+            and array.size
+            and not np.array_equal(np.sort(array, axis=1), self._in_deck_order(pile))
+        ):
+            raise DealArrayError(f"stack {pile} does not hold the cards of pile {pile}")
+        array.flags.writeable = False
+        return array
+
+    def _in_deck_order(self, pile: int) -> StackArray:
+        """The deck indices of pile ``pile``'s cards, in deck order: ``(n, size)``."""
+        k = self.layout.piles[pile].size
+        columns = np.nonzero(self.piles == pile)[1]
+        return columns.astype(card_dtype(self.layout)).reshape(len(self), k)
 
     # -- construction ----------------------------------------------------------------
 
@@ -145,9 +216,10 @@ class DealArray:
         piles: PileArray,
         bits: npt.NDArray[np.uint32],
         masks: npt.NDArray[np.uint64] | None,
+        stacks: Mapping[int, StackArray] | None = None,
     ) -> DealArray:
         """A deal array from the generator, with the pile bitmasks ``(piles, n)`` it computed."""
-        array = cls(layout, piles, bits=bits, check=False)
+        array = cls(layout, piles, bits=bits, check=False, stacks=stacks)
         if masks is not None:
             for p in range(masks.shape[0]):
                 row = masks[p].view()
@@ -166,16 +238,29 @@ class DealArray:
         (0, 52)
         """
         rows = []
+        orders: list[list[int]] = []
         for d in deals:
             if layout is None:
                 layout = d.layout
             elif d.layout != layout:
                 raise DealArrayError("all deals of a deal array must have the same layout")
             rows.append(d.owners())
+            if layout.ordered:
+                index = layout.index
+                orders.append([index(c) for i in layout.stack_piles for c in d.piles[i]])
         if layout is None:
             raise DealArrayError("from_deals() of no deals needs layout=")
         array = np.array(rows, np.uint8).reshape(len(rows), len(layout.deck))
-        return cls(layout, array, check=False)
+        stacks: dict[int, npt.NDArray[np.unsignedinteger]] = {}
+        if layout.ordered:
+            width = sum(layout.piles[i].size for i in layout.stack_piles)
+            flat = np.array(orders, card_dtype(layout)).reshape(len(rows), width)
+            at = 0
+            for i in layout.stack_piles:
+                k = layout.piles[i].size
+                stacks[i] = flat[:, at : at + k]
+                at += k
+        return cls(layout, array, check=False, stacks=stacks)
 
     @classmethod
     def concatenate(cls, arrays: Sequence[DealArray]) -> DealArray:
@@ -196,7 +281,9 @@ class DealArray:
         bits = None
         if all(a._bits is not None for a in arrays):
             bits = np.concatenate([a._bits for a in arrays if a._bits is not None])
-        return cls(layout, np.concatenate([a.piles for a in arrays]), bits=bits, check=False)
+        stacks = {p: np.concatenate([a.stack(p) for a in arrays]) for p in layout.stack_piles}
+        piles = np.concatenate([a.piles for a in arrays])
+        return cls(layout, piles, bits=bits, check=False, stacks=stacks)
 
     # -- sequence protocol -----------------------------------------------------------
 
@@ -213,45 +300,122 @@ class DealArray:
     def __getitem__(
         self, index: int | slice | npt.NDArray[np.integer] | npt.NDArray[np.bool_]
     ) -> Deal | DealArray:
-        """Row ``i`` as a :class:`Deal`; a slice, index array or boolean mask as a deal array."""
+        """Row ``i`` as a :class:`Deal`; a slice, index array or boolean mask as a deal array.
+
+        The rows taken keep the pile bitmasks computed so far (:meth:`pile_mask`),
+        so evaluating kept deals does not compute them again.
+        """
         if isinstance(index, (int, np.integer)):
             row = int(index)
             if not -len(self) <= row < len(self):
                 raise IndexError(f"deal array index {row} out of range for {len(self)} deals")
             return self._deal(row % len(self))
         bits = None if self._bits is None else self._bits[index]
-        return DealArray(self.layout, self.piles[index], bits=bits, check=False)
+        stacks = {p: a[index] for p, a in self._stacks.items()}
+        taken = DealArray(self.layout, self.piles[index], bits=bits, check=False, stacks=stacks)
+        for pile, mask in self._masks.items():
+            kept = mask[index]
+            kept.flags.writeable = False
+            taken._masks[pile] = kept
+        return taken
 
     def __iter__(self) -> Iterator[Deal]:
         for row in range(len(self)):
             yield self._deal(row)
 
     def _deal(self, row: int) -> Deal:
-        from croupier.bulk.generate import BULK_ALGORITHM_ID
-
+        layout = self.layout
         owners = self.piles[row].tolist()
-        piles: list[list[Card]] = [[] for _ in self.layout.piles]
-        for card, owner in zip(self.layout.deck, owners, strict=True):
+        piles: list[list[Card]] = [[] for _ in layout.piles]
+        for card, owner in zip(layout.deck, owners, strict=True):
             piles[owner].append(card)
+        for p in layout.stack_piles:
+            piles[p] = [layout.deck[c] for c in self.stack(p)[row].tolist()]
         bits = 0.0 if self._bits is None else float(self._bits[row])
         return Deal(
-            self.layout,
+            layout,
             tuple(tuple(p) for p in piles),
             method="bulk",
             bits_used=bits,
             source="array",
-            algorithm=BULK_ALGORITHM_ID,
+            algorithm=bulk_algorithm(layout),
         )
+
+    def stack(self, pile: int | str) -> StackArray:
+        """The order of stack ``pile`` (an index or a name): the deck index of its cards,
+        top first, shape ``(n, k)`` (read-only).
+
+        A deal array made without the orders (from owners alone) has its stacks
+        in deck order.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> lay = make_layout("euchre")
+        >>> a = DealArray.from_deals([deal_from_number(lay, 23)])
+        >>> a.stack("kitty").tolist(), [lay.deck[c].code for c in a.stack(4)[0]]
+        ([[23, 20, 21, 22]], ['9C', 'QC', 'JC', 'TC'])
+        """
+        layout = self.layout
+        if isinstance(pile, str):
+            names = [p.name for p in layout.piles]
+            if pile not in names:
+                raise DealArrayError(f"no pile {pile!r} in {layout.game}: {names}")
+            pile = names.index(pile)
+        if pile not in self._stacks:
+            if pile not in layout.stack_piles:
+                raise DealArrayError(
+                    f"pile {pile} is not a stack of {layout.game} "
+                    f"(stacks: {list(layout.stack_piles)})"
+                )
+            ordered = self._in_deck_order(pile)
+            ordered.flags.writeable = False
+            self._stacks[pile] = ordered
+        return self._stacks[pile]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DealArray):
             return NotImplemented
-        return self.layout == other.layout and np.array_equal(self.piles, other.piles)
+        return (
+            self.layout == other.layout
+            and np.array_equal(self.piles, other.piles)
+            and all(np.array_equal(self.stack(p), other.stack(p)) for p in self.layout.stack_piles)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<DealArray {self.layout.game}: {len(self)} deals of {len(self.layout.deck)} cards>"
+
+    def summary(self) -> str:
+        """One line: how many deals of which layout, and the random bits a deal used if known.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> from croupier.dealing.deal import deal_from_number
+        >>> DealArray.from_deals([deal_from_number(make_layout("skat"), 0)]).summary()
+        '1 deal of skat: P1 10, P2 10, P3 10, skat 2 from skat (32 cards)'
+        """
+        n = len(self)
+        text = f"{n:,} {'deal' if n == 1 else 'deals'} of {self.layout.describe()}"
+        if self._bits is not None and n:
+            mean = float(self._bits.mean(dtype=np.float64))
+            text += f"; {mean:.1f} random bits a deal on average"
+        return text
+
+    def _repr_html_(self) -> str:
+        """Notebook display: :meth:`summary`, then the first deals as a table (five at most).
+
+        >>> from croupier.bulk.generate import deal_array
+        >>> page = deal_array(100, seed="notebook")._repr_html_()
+        >>> "100 deals of bridge" in page, page.count("<tr>"), page.count("data-card=")
+        (True, 6, 260)
+        """
+        from croupier.dealing.display import deals_table_html  # display hooks import late
+
+        shown = [self._deal(row) for row in range(min(len(self), _SHOWN_DEALS))]
+        caption = self.summary()
+        if len(self) > len(shown):
+            caption += f" (the first {len(shown)} shown)"
+        return deals_table_html(shown, caption=caption)
 
     # -- what was spent --------------------------------------------------------------
 
@@ -278,12 +442,25 @@ class DealArray:
         """
         from croupier.ranking.partitions import subsets_rank
         from croupier.ranking.schemes import get_scheme
+        from croupier.ranking.stacks import stacks_code
 
-        sizes = self.layout.sizes
+        layout = self.layout
+        sizes = layout.sizes
         if scheme == "croupier":
-            return [subsets_rank(row, sizes, "lex") for row in self.piles.tolist()]
-        rank = get_scheme(scheme).rank
-        return [rank(self.layout.deck, sizes, row) for row in self.piles.tolist()]
+            base = 0
+            numbers = [subsets_rank(row, sizes, "lex") for row in self.piles.tolist()]
+        else:
+            s = get_scheme(scheme)
+            base = s.base
+            numbers = [s.rank(layout.deck, sizes, row) for row in self.piles.tolist()]
+        if not layout.ordered:
+            return numbers
+        orders = layout.arrangements
+        places = [np.argsort(np.argsort(self.stack(p), axis=1), axis=1) for p in layout.stack_piles]
+        return [
+            (number - base) * orders + stacks_code([perm[row].tolist() for perm in places]) + base
+            for row, number in enumerate(numbers)
+        ]
 
     def masks(self) -> npt.NDArray[np.uint64]:
         """Per-pile card bitmasks, shape ``(n, piles)``: bit ``c`` is deck card ``c``.

@@ -1,7 +1,7 @@
 """Bulk dealing into a folder of chunk files on a Dask cluster, with a manifest.
 
 Chunk ``c`` of a run of ``count`` deals is deals ``c * C`` to
-``(c + 1) * C - 1`` of ``croupier-bulk/1`` (``C`` the chunk size), written by
+``(c + 1) * C - 1`` of ``croupier-bulk/1`` (``/2`` with stacks; ``C`` the chunk size), written by
 one worker to its own file ``chunk-00000c.EXT``, atomically (a temporary file,
 synced, then renamed).  The files in order hold exactly what one process
 writes for the same seed and format: for the text formats (``oneline``,
@@ -35,14 +35,16 @@ from typing import Any, Final
 
 import numpy as np
 
-from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer
-from croupier.bulk.stream import BulkStream
-from croupier.bulk.unrank import Engine
+from croupier.bulk.array import bulk_algorithm
+from croupier.bulk.generate import DEFAULT_BATCH, BulkDealer
+from croupier.bulk.unrank import Kernel
 from croupier.bulk.writers import open_writer
 from croupier.cluster import chunk_count, in_order, task_slots
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError
-from croupier.files import AtomicFile
+from croupier.files import AtomicFile, os_error_words, shown_path
+from croupier.randomness.bulk_stream import BulkStream
+from croupier.randomness.source import SourceKind
 
 __all__ = [
     "CHUNK_FORMATS",
@@ -70,9 +72,7 @@ MANIFEST_VERSION: Final = "croupier-chunks/1"
 """The version of the manifest's layout (its ``"manifest"`` key)."""
 
 _EXTENSIONS = {"oneline": "txt", "pbn-deal": "txt", "jsonl": "jsonl", "npy": "npy"}
-_WRITE_BATCH = 65_536
 _HASH_BLOCK = 1 << 20
-_SOURCE_KINDS = {"seeded": "seeded", "os": "os-csprng"}
 
 
 class ChunkFileError(CroupierError):
@@ -104,7 +104,7 @@ class FileJob:
     count: int
     chunk: int = DEFAULT_FILE_CHUNK
     label: str | None = None
-    engine: Engine = "auto"
+    engine: Kernel = "auto"
     fields: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -134,8 +134,8 @@ class FileJob:
             stream = BulkStream.seeded(self.seed).derive("manifest").main(0, 16).hex()
         return {
             "manifest": MANIFEST_VERSION,
-            "algorithm": BULK_ALGORITHM_ID,
-            "source": "seeded" if self.seed is not None else "os-csprng",
+            "algorithm": bulk_algorithm(self.layout),
+            "source": SourceKind.SEEDED if self.seed is not None else SourceKind.OS_CSPRNG,
             "stream": stream,
             "game": self.layout.game,
             "piles": self.layout.pile_records(),
@@ -195,8 +195,8 @@ def write_chunk(job: FileJob, index: int) -> ChunkRecord:
             comment = "% " if job.fmt == "pbn-deal" else ""
             stream.write(f"{comment}{job.label}\n".encode())
         bits = 0
-        for lo in range(first, stop, _WRITE_BATCH):
-            deals = dealer.rows(lo, min(stop, lo + _WRITE_BATCH))
+        for lo in range(first, stop, DEFAULT_BATCH):
+            deals = dealer.rows(lo, min(stop, lo + DEFAULT_BATCH))
             writer.write(deals)
             bits += 0 if deals.bits is None else int(deals.bits.sum(dtype=np.uint64))
         writer.close()
@@ -249,8 +249,15 @@ def _prepare(job: FileJob, overwrite: bool) -> dict[int, ChunkRecord]:
     """Make the folder ready; return the chunks already written and verified."""
     folder = Path(job.directory)
     if folder.exists() and not folder.is_dir():
-        raise ChunkFileError(f"{job.directory!r} is a file; chunked output goes into a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+        raise ChunkFileError(
+            f"{shown_path(job.directory)} is a file; chunked output goes into a folder"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ChunkFileError(
+            f"cannot create the folder {shown_path(job.directory)}: {os_error_words(exc)}"
+        ) from None
     identity = job.identity()
     journal, manifest = folder / JOURNAL_NAME, folder / MANIFEST_NAME
     records: list[ChunkRecord] = []
@@ -266,8 +273,8 @@ def _prepare(job: FileJob, overwrite: bool) -> dict[int, ChunkRecord]:
     if head is not None and head != identity:
         if not overwrite:
             raise ChunkFileError(
-                f"{job.directory!r} holds the chunk files of another run (other seed, count, "
-                "chunk size, layout or format); give overwrite=True to replace them, or "
+                f"{shown_path(job.directory)} holds the chunk files of another run (other seed, "
+                "count, chunk size, layout or format); give overwrite=True to replace them, or "
                 "another folder"
             )
         for path in _ours(folder):

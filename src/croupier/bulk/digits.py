@@ -25,7 +25,14 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["REJECT_AT_MOST", "DigitPlan", "accepted_digits", "digit_plan", "digit_width"]
+__all__ = [
+    "REJECT_AT_MOST",
+    "DigitPlan",
+    "accepted_digits",
+    "digit_plan",
+    "digit_width",
+    "plan_for_ranges",
+]
 
 REJECT_AT_MOST = 64
 """A digit's width is the fewest bytes that reject at most one value in this many."""
@@ -85,17 +92,27 @@ class DigitPlan:
 def digit_plan(sizes: tuple[int, ...]) -> DigitPlan:
     """The :class:`DigitPlan` of a layout's pile sizes (the last pile gets what is left)."""
     left = sum(sizes)
-    ranges, widths, limits, offsets = [], [], [], []
-    offset = 0
+    ranges = []
     for k in sizes:
-        c = comb(left, k)
+        ranges.append(comb(left, k))
+        left -= k
+    return plan_for_ranges(sizes, ranges)
+
+
+def plan_for_ranges(sizes: Sequence[int], ranges: Sequence[int]) -> DigitPlan:
+    """The :class:`DigitPlan` of digits below ``ranges`` (``sizes``: what the digits are of).
+
+    >>> plan_for_ranges((3,), (6,)).widths
+    (1,)
+    """
+    widths, limits, offsets = [], [], []
+    offset = 0
+    for c in ranges:
         w = digit_width(c)
-        ranges.append(c)
         widths.append(w)
         limits.append((1 << (8 * w)) - (1 << (8 * w)) % c)
         offsets.append(offset)
         offset += w
-        left -= k
     return DigitPlan(
         tuple(sizes), tuple(ranges), tuple(widths), tuple(limits), tuple(offsets), offset
     )

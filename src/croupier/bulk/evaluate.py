@@ -36,8 +36,10 @@ from croupier.bulk.array import MASK_CARDS, DealArray
 from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card, Rank, Suit, parse_card
 from croupier.dealing.evaluation import (
     ALT_COUNT_SCALES,
+    BALANCED_PATTERNS,
     CONTROL_SCALE,
     HCP_SCALE,
+    SEMI_BALANCED_PATTERNS,
     EvaluationError,
     ShapePattern,
     ShapeTerm,
@@ -46,6 +48,7 @@ from croupier.dealing.evaluation import (
     point_scale,
 )
 from croupier.errors import excerpt
+from croupier.seats import Seat, SeatError
 
 __all__ = [
     "BoolArray",
@@ -80,9 +83,9 @@ __all__ = [
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
-Seat: TypeAlias = int | str | None
-
-_COMPASS = {"north": "N", "east": "E", "south": "S", "west": "W"}
+SeatLike: TypeAlias = int | str | None
+"""A ``seat=`` argument: a pile index or name, a :class:`~croupier.seats.Seat` or its word, or
+``None`` for every pile."""
 _SUIT_AXIS = {suit: i for i, suit in enumerate(BRIDGE_SUITS)}  # S H D C
 _RANK_POS = {rank: i for i, rank in enumerate(BRIDGE_RANKS)}  # A=0 ... 2=12
 _MAX_TABLE = 1 << 20  # largest lookup table (shapes, per-suit values), in entries
@@ -213,9 +216,12 @@ def seat_index(deals: DealArray | Holdings, seat: int | str) -> int:
         for i, name in enumerate(names):
             if name.lower() == key.lower():
                 return i
-        short = _COMPASS.get(key.lower())
-        if short in names:
-            return names.index(short)
+        try:
+            letter = Seat.parse(key).letter  # north, South, ...: the compass piles N E S W
+        except SeatError:
+            letter = None
+        if letter in names:
+            return names.index(letter)
     raise EvaluationError(
         f"seat={excerpt(seat) if isinstance(seat, str) else repr(seat)} is not a pile of this "
         f"layout; expected 0..{len(names) - 1} or one of {', '.join(names)}"
@@ -223,7 +229,9 @@ def seat_index(deals: DealArray | Holdings, seat: int | str) -> int:
 
 
 def _per_seat(
-    deals: DealArray | Holdings, seat: Seat, one: Callable[[Holdings, int], npt.NDArray[np.generic]]
+    deals: DealArray | Holdings,
+    seat: SeatLike,
+    one: Callable[[Holdings, int], npt.NDArray[np.generic]],
 ) -> npt.NDArray[np.generic]:
     """``one(holdings, pile)`` for ``seat``, or stacked on axis 1 for every pile."""
     h = _holdings(deals)
@@ -242,7 +250,7 @@ def _suit_axis(suit: SuitLike) -> int:
 def points(
     deals: DealArray | Holdings,
     scale: Sequence[int],
-    seat: Seat = None,
+    seat: SeatLike = None,
     suit: SuitLike | None = None,
 ) -> IntArray:
     """The sum of ``scale``'s values (A K Q J T ... 2) of each hand's cards (of ``suit``).
@@ -296,7 +304,7 @@ def _rank_set_points(scale: tuple[int, ...]) -> npt.NDArray[np.int64]:
 
 def hcp(
     deals: DealArray | Holdings,
-    seat: Seat = None,
+    seat: SeatLike = None,
     suit: SuitLike | None = None,
     *,
     scale: Sequence[int] = HCP_SCALE,
@@ -312,7 +320,7 @@ def hcp(
 
 
 def pt(
-    deals: DealArray | Holdings, number: int, seat: Seat = None, suit: SuitLike | None = None
+    deals: DealArray | Holdings, number: int, seat: SeatLike = None, suit: SuitLike | None = None
 ) -> IntArray:
     """``dealer``'s alternate count ``pt<number>`` (0..9) with its default scale.
 
@@ -327,7 +335,9 @@ def pt(
     return points(deals, ALT_COUNT_SCALES[number], seat, suit)
 
 
-def tens(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def tens(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """Tens per hand (``pt0``); see :func:`croupier.dealing.evaluation.tens`.
 
     >>> from croupier.bulk import deal_array
@@ -337,7 +347,9 @@ def tens(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 0, seat, suit)
 
 
-def jacks(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def jacks(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """Jacks per hand (``pt1``); see :func:`croupier.dealing.evaluation.jacks`.
 
     >>> from croupier.bulk import deal_array
@@ -348,7 +360,7 @@ def jacks(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None 
 
 
 def queens(
-    deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
 ) -> IntArray:
     """Queens per hand (``pt2``); see :func:`croupier.dealing.evaluation.queens`.
 
@@ -359,7 +371,9 @@ def queens(
     return pt(deals, 2, seat, suit)
 
 
-def kings(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def kings(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """Kings per hand (``pt3``); see :func:`croupier.dealing.evaluation.kings`.
 
     >>> from croupier.bulk import deal_array
@@ -369,7 +383,9 @@ def kings(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None 
     return pt(deals, 3, seat, suit)
 
 
-def aces(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def aces(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """Aces per hand (``pt4``); see :func:`croupier.dealing.evaluation.aces`.
 
     >>> from croupier.bulk import deal_array
@@ -379,7 +395,9 @@ def aces(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 4, seat, suit)
 
 
-def top2(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def top2(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """How many of A K each hand holds (``pt5``).
 
     >>> from croupier.bulk import deal_array
@@ -389,7 +407,9 @@ def top2(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 5, seat, suit)
 
 
-def top3(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def top3(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """How many of A K Q each hand holds (``pt6``).
 
     >>> from croupier.bulk import deal_array
@@ -399,7 +419,9 @@ def top3(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 6, seat, suit)
 
 
-def top4(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def top4(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """How many of A K Q J each hand holds (``pt7``).
 
     >>> from croupier.bulk import deal_array
@@ -409,7 +431,9 @@ def top4(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 7, seat, suit)
 
 
-def top5(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def top5(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """How many of A K Q J T each hand holds (``pt8``).
 
     >>> from croupier.bulk import deal_array
@@ -419,7 +443,9 @@ def top5(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None =
     return pt(deals, 8, seat, suit)
 
 
-def c13(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None) -> IntArray:
+def c13(
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
+) -> IntArray:
     """C13 points, A=6 K=4 Q=2 J=1 (``pt9``).
 
     >>> from croupier.bulk import deal_array
@@ -430,7 +456,7 @@ def c13(deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = 
 
 
 def controls(
-    deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
 ) -> IntArray:
     """Controls, A=2 K=1 (``dealer``'s ``control``).
 
@@ -444,7 +470,7 @@ def controls(
 # -- lengths and cards ------------------------------------------------------------------
 
 
-def suit_lengths(deals: DealArray | Holdings, seat: Seat = None) -> IntArray:
+def suit_lengths(deals: DealArray | Holdings, seat: SeatLike = None) -> IntArray:
     """Suit lengths in S H D C order: ``(n, 4)`` for a seat, ``(n, piles, 4)`` for all.
 
     >>> from croupier.bulk import deal_array
@@ -454,7 +480,7 @@ def suit_lengths(deals: DealArray | Holdings, seat: Seat = None) -> IntArray:
     return _per_seat(deals, seat, lambda h, p: h.lengths(p)).astype(np.int64, copy=False)
 
 
-def suit_length(deals: DealArray | Holdings, seat: Seat, suit: SuitLike) -> IntArray:
+def suit_length(deals: DealArray | Holdings, seat: SeatLike, suit: SuitLike) -> IntArray:
     """Cards of ``suit`` per hand, like ``dealer``'s ``spades(north)``.
 
     >>> from croupier.bulk import deal_array
@@ -466,7 +492,7 @@ def suit_length(deals: DealArray | Holdings, seat: Seat, suit: SuitLike) -> IntA
     return _per_seat(deals, seat, lambda h, p: h.lengths(p)[:, axis]).astype(np.int64, copy=False)
 
 
-def sorted_shape(deals: DealArray | Holdings, seat: Seat = None) -> IntArray:
+def sorted_shape(deals: DealArray | Holdings, seat: SeatLike = None) -> IntArray:
     """Suit lengths from longest to shortest (the last axis), e.g. ``[5, 3, 3, 2]``.
 
     >>> from croupier.bulk import deal_array
@@ -477,7 +503,7 @@ def sorted_shape(deals: DealArray | Holdings, seat: Seat = None) -> IntArray:
     return -np.sort(-suit_lengths(deals, seat), axis=-1)
 
 
-def hascard(deals: DealArray | Holdings, seat: Seat, card: Card | str) -> BoolArray:
+def hascard(deals: DealArray | Holdings, seat: SeatLike, card: Card | str) -> BoolArray:
     """Whether each hand holds ``card`` (``dealer``'s ``hascard(seat, TC)``).
 
     >>> from croupier.bulk import deal_array
@@ -572,7 +598,7 @@ def _shape_points(lengths: IntArray) -> IntArray:
 
 
 def losers(
-    deals: DealArray | Holdings, seat: Seat = None, suit: SuitLike | None = None
+    deals: DealArray | Holdings, seat: SeatLike = None, suit: SuitLike | None = None
 ) -> IntArray:
     """Losing tricks as ``dealer`` counts them (see :func:`croupier.dealing.evaluation.losers`).
 
@@ -590,7 +616,7 @@ def losers(
     return _per_seat(deals, seat, one).astype(np.int64, copy=False)
 
 
-def quality(deals: DealArray | Holdings, seat: Seat, suit: SuitLike) -> IntArray:
+def quality(deals: DealArray | Holdings, seat: SeatLike, suit: SuitLike) -> IntArray:
     """Suit quality times 100 (``dealer``'s ``quality(seat, suit)``).
 
     >>> from croupier.bulk import deal_array
@@ -605,7 +631,7 @@ def quality(deals: DealArray | Holdings, seat: Seat, suit: SuitLike) -> IntArray
     return _per_seat(deals, seat, one).astype(np.int64, copy=False)
 
 
-def cccc(deals: DealArray | Holdings, seat: Seat = None) -> IntArray:
+def cccc(deals: DealArray | Holdings, seat: SeatLike = None) -> IntArray:
     """Kaplan–Rubens evaluation times 100 (``dealer``'s ``cccc(seat)``).
 
     >>> from croupier.bulk import deal_array
@@ -653,7 +679,7 @@ def _shape_table(pattern: ShapePattern, longest: int) -> BoolArray:
     return table
 
 
-def shape(deals: DealArray | Holdings, seat: Seat, pattern: str | ShapePattern) -> BoolArray:
+def shape(deals: DealArray | Holdings, seat: SeatLike, pattern: str | ShapePattern) -> BoolArray:
     """Whether each hand fits a ``dealer`` shape list such as ``any 4333 + 5xxx - 5332``.
 
     A string is parsed by :func:`croupier.dealing.evaluation.parse_shape` for
@@ -686,10 +712,6 @@ def shape(deals: DealArray | Holdings, seat: Seat, pattern: str | ShapePattern) 
     return _per_seat(h, seat, one).astype(np.bool_, copy=False)
 
 
-_BALANCED = ((4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2))
-_SEMI_BALANCED = (*_BALANCED, (5, 4, 2, 2), (6, 3, 2, 2))
-
-
 def _in_patterns(sorted_lengths: IntArray, patterns: Sequence[tuple[int, ...]]) -> BoolArray:
     found = np.zeros(sorted_lengths.shape[:-1], np.bool_)
     for p in patterns:
@@ -697,17 +719,17 @@ def _in_patterns(sorted_lengths: IntArray, patterns: Sequence[tuple[int, ...]]) 
     return found
 
 
-def is_balanced(deals: DealArray | Holdings, seat: Seat = None) -> BoolArray:
+def is_balanced(deals: DealArray | Holdings, seat: SeatLike = None) -> BoolArray:
     """Whether each hand is 4333, 4432 or 5332 (:func:`croupier.dealing.evaluation.is_balanced`).
 
     >>> from croupier.bulk import deal_array
     >>> is_balanced(deal_array(10, seed="b")).shape
     (10, 4)
     """
-    return _in_patterns(sorted_shape(deals, seat), _BALANCED)
+    return _in_patterns(sorted_shape(deals, seat), BALANCED_PATTERNS)
 
 
-def is_semi_balanced(deals: DealArray | Holdings, seat: Seat = None) -> BoolArray:
+def is_semi_balanced(deals: DealArray | Holdings, seat: SeatLike = None) -> BoolArray:
     """Whether each hand is balanced, 5422 or 6322.
 
     >>> from croupier.bulk import deal_array
@@ -715,4 +737,4 @@ def is_semi_balanced(deals: DealArray | Holdings, seat: Seat = None) -> BoolArra
     >>> bool((is_semi_balanced(d) >= is_balanced(d)).all())
     True
     """
-    return _in_patterns(sorted_shape(deals, seat), _SEMI_BALANCED)
+    return _in_patterns(sorted_shape(deals, seat), SEMI_BALANCED_PATTERNS)

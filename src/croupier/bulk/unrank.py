@@ -30,11 +30,13 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from croupier.bulk.lex_tables import pick_table, skip_table
 from croupier.errors import CroupierError
 
 __all__ = [
     "MAX_TABLE_ENTRIES",
     "Engine",
+    "Kernel",
     "compiled_available",
     "compiled_fits",
     "pick_table",
@@ -45,53 +47,11 @@ __all__ = [
     "use_compiled",
 ]
 
-_U64_MAX = (1 << 64) - 1
 _MASK_CARDS = 64
 _COMPILED_CARDS = 1024
 MAX_TABLE_ENTRIES = 1 << 22
 """The most threshold-table entries vectorised unranking builds for one layout."""
 _CHUNK = 32768  # deals unranked together: small enough to stay in the CPU caches
-
-
-@lru_cache(maxsize=128)
-def pick_table(r: int, k: int) -> npt.NDArray[np.uint64]:
-    """Thresholds by position and picks left: ``T[q, j] = C(r - 1 - q, j - 1)``, ``T[q, 0] = 0``.
-
-    At position ``q`` with ``j`` cards still to pick, the card is skipped
-    when the digit is at least ``T[q, j]`` (which is then subtracted).
-    Entries of states no valid digit reaches are capped at 2**64 - 1.
-
-    >>> pick_table(3, 1).tolist()
-    [[0, 1], [0, 1], [0, 1]]
-    """
-    table = np.zeros((r, k + 1), np.uint64)
-    for q in range(r):
-        for j in range(1, k + 1):
-            table[q, j] = min(comb(r - 1 - q, j - 1), _U64_MAX)
-    table.flags.writeable = False
-    return table
-
-
-@lru_cache(maxsize=128)
-def skip_table(r: int, k: int) -> npt.NDArray[np.uint64]:
-    """:func:`pick_table` indexed by cards skipped so far: ``S[q, s] = T[q, k - q + s]``.
-
-    Out-of-range states hold 0 (nothing left to pick) or 2**64 - 1 (unreachable).
-
-    >>> skip_table(3, 1)[:, :3].tolist()
-    [[1, 18446744073709551615, 18446744073709551615], [0, 1, 18446744073709551615], [0, 0, 1]]
-    """
-    picks = pick_table(r, k)
-    table = np.full((r, r + 1), _U64_MAX, np.uint64)
-    for q in range(r):
-        for s in range(q + 1):
-            j = k - q + s
-            if j <= 0:
-                table[q, s] = 0
-            elif j <= k and j <= r - q:
-                table[q, s] = picks[q, j]
-    table.flags.writeable = False
-    return table
 
 
 @lru_cache(maxsize=128)
@@ -154,14 +114,23 @@ def _lex_picks(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.
 @lru_cache(maxsize=1)
 def _byte_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
     """Tables for depositing bits one byte at a time: popcount, low masks, and deposits."""
-    popcount = np.array([bin(b).count("1") for b in range(256)], np.uint64)
+    byte = np.arange(256, dtype=np.uint8)
+    popcount = np.zeros(256, np.uint8)
+    for b in range(8):
+        popcount += (byte >> b) & 1
     low = np.array([(1 << c) - 1 for c in range(9)], np.uint64)
-    deposit = np.zeros(256 * 256, np.uint64)
-    for mask in range(256):
-        bits = [i for i in range(8) if mask >> i & 1]
-        for src in range(1 << len(bits)):
-            deposit[mask * 256 + src] = sum(1 << b for i, b in enumerate(bits) if src >> i & 1)
-    return popcount, low, deposit
+    # deposit[mask * 256 + src]: the low bits of src, in order, on the set bits of mask
+    # (0 where src has more bits than mask); built with numpy, not 6,561 Python sums, as
+    # it is built once per process, in the start-up of a short run
+    mask, src = byte[:, None], byte[None, :]
+    deposit = np.zeros((256, 256), np.uint8)
+    below = np.zeros((256, 1), np.uint8)  # set bits of mask below bit b
+    for b in range(8):
+        here = (mask >> b) & 1
+        deposit |= (here & (src >> below)) << b
+        below += here
+    deposit[src.astype(np.uint16) >= 1 << popcount[:, None].astype(np.uint16)] = 0
+    return popcount.astype(np.uint64), low, deposit.reshape(-1).astype(np.uint64)
 
 
 def _deposit(
@@ -215,9 +184,10 @@ def _labels_from_masks(masks: Sequence[npt.NDArray[np.uint64]], deck: int) -> np
 @lru_cache(maxsize=1)
 def _spread_table() -> npt.NDArray[np.uint64]:
     """For each byte value, the 64-bit word whose byte ``k`` is bit ``k`` of the value."""
+    value = np.arange(256, dtype=np.uint64)
     table = np.zeros(256, np.uint64)
-    for value in range(256):
-        table[value] = sum(((value >> k) & 1) << (8 * k) for k in range(8))
+    for k in range(8):
+        table |= ((value >> np.uint64(k)) & np.uint64(1)) << np.uint64(8 * k)
     table.flags.writeable = False
     return table
 
@@ -245,8 +215,12 @@ def compiled_available() -> bool:
     return find_spec("numba") is not None
 
 
-Engine = Literal["auto", "numpy", "compiled"]
-"""Which code unranks: the compiled kernel when available (``auto``), or the one named."""
+Kernel = Literal["auto", "numpy", "compiled"]
+"""Which code unranks (the ``engine=`` argument): the compiled kernel when available
+(``auto``), or the one named."""
+
+Engine = Kernel
+"""The former name of :data:`Kernel` (kept for imports of it)."""
 
 
 def compiled_fits(sizes: Sequence[int]) -> bool:
@@ -267,7 +241,7 @@ def compiled_fits(sizes: Sequence[int]) -> bool:
     return True
 
 
-def use_compiled(engine: Engine, sizes: Sequence[int]) -> bool:
+def use_compiled(engine: Kernel, sizes: Sequence[int]) -> bool:
     """Whether ``engine`` means the compiled kernel for these pile sizes.
 
     ``"compiled"`` insists (an error if the sizes do not fit it); ``"auto"``
@@ -289,7 +263,7 @@ def use_compiled(engine: Engine, sizes: Sequence[int]) -> bool:
 def unrank_digits(
     digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
     sizes: Sequence[int],
-    engine: Engine = "auto",
+    engine: Kernel = "auto",
 ) -> npt.NDArray[np.uint8]:
     """The pile index of every card, ``(n, deck)``, for each deal's per-pile digits.
 
@@ -302,7 +276,7 @@ def unrank_digits(
 def unrank_with_masks(
     digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
     sizes: Sequence[int],
-    engine: Engine = "auto",
+    engine: Kernel = "auto",
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64] | None]:
     """:func:`unrank_digits`, and every pile's card bitmasks ``(piles, n)`` when the deck
     has at most 64 cards (``None`` otherwise): both engines compute them on the way.

@@ -16,11 +16,12 @@ from typing import Annotated, Any
 
 import typer
 
-from croupier.cli.options import JsonOpt, option
+from croupier.cli.options import JsonOpt, QuietOpt, option
 from croupier.decks import DECK_PRESETS, make_deck
 from croupier.errors import CroupierError, RangeError
+from croupier.formats.envelope import envelope_json
 from croupier.moves import FARO_MODES, FaroMode
-from croupier.ranking.partitions import decimal, decimal_json
+from croupier.ranking.partitions import decimal
 from croupier.spec import MOVES, Chain, Move, ShuffleSpec, Step, parse_spec
 from croupier.theory import (
     BUILD_LIMIT,
@@ -143,8 +144,12 @@ def parse_count(text: str, what: str = "--cards") -> int:
     for sign, body in re.findall(r"([+-]?)([^+-]+)", s):
         value = 1
         for f in body.split("*"):
-            base, _, exp = f.partition("^")
-            value *= int(base) ** int(exp) if exp else int(base)
+            base_text, _, exp = f.partition("^")
+            base, power = int(base_text), int(exp) if exp else 1
+            # 2**((bits - 1) * power) <= base**power: refuse before computing a huge power
+            if base > 1 and (base.bit_length() - 1) * power > MAX_COUNT_BITS:
+                raise RangeError(f"number {_clip(text)!r} for {what} is too large")
+            value *= base**power
             if value.bit_length() > MAX_COUNT_BITS:
                 raise RangeError(f"number {_clip(text)!r} for {what} is too large")
         total += -value if sign == "-" else value
@@ -215,6 +220,7 @@ def apply_command(
         ),
     ] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Rearrange the items, 1..N or a deck by a shuffle spec and print them.
 
@@ -246,9 +252,7 @@ def apply_command(
         values = list(shown)
     perm = parsed.permutation(len(shown))
     if as_json:
-        typer.echo(
-            decimal_json({"spec": str(parsed), "items": perm.apply(values)}, ensure_ascii=False)
-        )
+        typer.echo(envelope_json("apply", {"spec": str(parsed), "items": perm.apply(values)}))
     else:
         typer.echo(" ".join(perm.apply(shown)))
 
@@ -271,12 +275,23 @@ def order_command(
         ),
     ] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print the order and cycle type of a shuffle spec on N cards.
 
     >>> from croupier.cli.app import run
     >>> run(["order", "faro-out", "--cards", "52", "--json"])  # doctest: +ELLIPSIS
-    {"spec": "faro-out", "cards": 52, "order": 8, ..., "modulus": 51, ...}
+    {
+      "croupier": "...",
+      "command": "order",
+      ...
+      "result": {
+        "spec": "faro-out",
+        "cards": 52,
+        "order": 8,
+    ...
+        "modulus": 51,
+    ...
     0
     """
     parsed = parse_spec(spec)
@@ -302,7 +317,7 @@ def order_command(
         count = min(2 * order, 1000) if times is None else times
         data["trace"] = [(i + 1) % order == 0 for i in range(count)]
     if as_json:
-        typer.echo(decimal_json(data, ensure_ascii=False))
+        typer.echo(envelope_json("order", data))
         return
     typer.echo(f"spec:        {data['spec']}")
     typer.echo(f"cards:       {decimal(n)}")
@@ -329,6 +344,7 @@ def elmsley_command(
         str, typer.Option("--from", help="Starting position I (default 0, the top card).")
     ] = "0",
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print the shortest in/out shuffle sequence taking position I to position K.
 
@@ -351,7 +367,7 @@ def elmsley_command(
             "length": len(moves),
             "verified": verified,
         }
-        typer.echo(decimal_json(data, ensure_ascii=False))
+        typer.echo(envelope_json("elmsley", data))
         return
     plural = "" if len(moves) == 1 else "s"
     text = " ".join(moves) if moves else "(no shuffle needed)"
@@ -365,12 +381,22 @@ def group_command(
     ],
     cards: Annotated[str, option("--cards", "Deck size N.")],
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print the order of the group the specs generate on N cards, and what group it is.
 
     >>> from croupier.cli.app import run
     >>> run(["group", "faro-in", "faro-out", "--cards", "8", "--json"])  # doctest: +ELLIPSIS
-    {"cards": 8, "generators": ["faro-in", "faro-out"], "order": 24, ...}
+    {
+    ...
+      "result": {
+        "cards": 8,
+        "generators": [
+          "faro-in",
+          "faro-out"
+        ],
+        "order": 24,
+    ...
     0
     """
     n = parse_count(cards)
@@ -386,7 +412,7 @@ def group_command(
             "is_symmetric": info.is_symmetric,
             "is_alternating": info.is_alternating,
         }
-        typer.echo(decimal_json(data, ensure_ascii=False))
+        typer.echo(envelope_json("group", data))
         return
     kind = (
         "the whole symmetric group S_n (every arrangement)"

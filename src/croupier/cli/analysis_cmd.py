@@ -3,14 +3,13 @@
 Two module-level Typer apps: :data:`app` holds ``analyze``, :data:`mixing_app`
 is the ``mixing`` command group (``croupier mixing riffle``).  Method names
 come from :func:`croupier.analysis.methods.analysis_methods` (``--list``), the
-exact engines from :data:`croupier.analysis.run.EngineChoice`; the analysis
+exact engines from :data:`croupier.analysis.run.RouteChoice`; the analysis
 itself is :mod:`croupier.analysis` (scipy and matplotlib are imported there,
 only when a test or a plot needs them).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -23,18 +22,21 @@ from croupier.analysis.mixing import format_probability, riffle_mixing_curve, ri
 from croupier.analysis.plots import check_plot_path, plot_bits, plot_curves, plot_heatmap
 from croupier.analysis.run import (
     MAX_BITS_CARDS,
-    EngineChoice,
+    MONTE_CARLO_ID,
     MonteCarloReport,
     RepeatReport,
+    RouteChoice,
     bits_profile,
     exact_report,
     monte_carlo,
     repeat_report,
 )
-from croupier.cli.options import JsonOpt, OverwriteOpt, SeedOpt, option
+from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt, SeedOpt, option
 from croupier.errors import RangeError, bounded_decimal, excerpt
+from croupier.formats.envelope import envelope_json
 from croupier.randomness import make_source
-from croupier.ranking.partitions import decimal
+from croupier.randomness.source import SourceKind
+from croupier.ranking.partitions import decimal, short_int
 
 __all__ = ["analyze_command", "app", "fraction_text", "mixing_app", "parse_hands", "riffle_command"]
 
@@ -131,16 +133,6 @@ def parse_hands(spec: str | None, cards: int) -> tuple[int, ...] | None:
     return tuple(parts)
 
 
-def _short_int(value: int) -> str:
-    """An integer for a message: in full when short, else its first digits and length.
-
-    >>> _short_int(52), _short_int(10**400)
-    ('52', '10000000000000000000... (401 digits)')
-    """
-    text = decimal(value)
-    return text if len(text) <= 30 else f"{text[:20]}... ({len(text)} digits)"
-
-
 def fraction_text(value: Fraction) -> str:
     """``str(value)`` (``"1/3"``, ``"0"``) for fractions of any size.
 
@@ -187,7 +179,7 @@ def _list_methods(as_json: bool) -> None:
             }
             for m in methods.values()
         ]
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        typer.echo(envelope_json("analyze", {"mode": "list", "methods": rows}))
         return
     width = max(len(n) for n in methods)
     groups = [*_GROUP_TITLES, *{m.group: None for m in methods.values()}]
@@ -198,30 +190,64 @@ def _list_methods(as_json: bool) -> None:
                 typer.echo(f"  {m.name:<{width}}  {m.description}")
 
 
+def _plot_note(plot: str | None, quiet: bool) -> None:
+    """The note on stderr that says where the figure went (none with ``--quiet``)."""
+    if plot and not quiet:
+        typer.echo(f"wrote {plot}", err=True)
+
+
+def _report_json(report: Any) -> dict[str, Any]:
+    """A report's JSON for the envelope: the algorithm id is the envelope's; the source's
+    description is ``source_description`` (the envelope's ``source`` is its kind)."""
+    data: dict[str, Any] = report.to_json()
+    data.pop("algorithm", None)
+    if "source" in data:
+        data["source_description"] = data.pop("source")
+    return data
+
+
 def _emit(
-    reports: Sequence[Any], as_json: bool, show: Callable[[Any], None], plot: str | None
+    reports: Sequence[Any],
+    as_json: bool,
+    show: Callable[[Any], None],
+    plot: str | None,
+    mode: str,
+    quiet: bool,
+    seed: str | None = None,
 ) -> None:
-    """Print reports as JSON (one object, or a list for several) or as text."""
+    """Print reports as JSON (the envelope: ``{"mode", "reports": [...]}``, however many
+    there are) or as text; ``seed`` is the Monte Carlo runs' (``mode`` ``monte-carlo``)."""
     if as_json:
-        data = [r.to_json() for r in reports]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
-        return
-    for i, r in enumerate(reports):
-        if i:
-            typer.echo("")
-        show(r)
-    if plot:
-        typer.echo(f"wrote {plot}")
+        result = {"mode": mode, "reports": [_report_json(r) for r in reports]}
+        if mode == "monte-carlo":
+            kind = SourceKind.OS_CSPRNG if seed is None else SourceKind.SEEDED
+            text = envelope_json(
+                "analyze",
+                result,
+                algorithm=MONTE_CARLO_ID,
+                source=kind.value,
+                reproducible=seed is not None,
+            )
+        else:
+            text = envelope_json("analyze", result)
+        typer.echo(text)
+    else:
+        for i, r in enumerate(reports):
+            if i:
+                typer.echo("")
+            show(r)
+    _plot_note(plot, quiet)
 
 
 def _exact(
     names: Sequence[str],
     cards: int,
     hands: tuple[int, ...] | None,
-    engine: EngineChoice,
+    engine: RouteChoice,
     plot: str | None,
     as_json: bool,
     overwrite: bool,
+    quiet: bool,
 ) -> None:
     reports = [exact_report(n, cards, hands, engine=engine) for n in names]
     if plot:
@@ -234,7 +260,7 @@ def _exact(
             xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
             overwrite=overwrite,
         )
-    _emit(reports, as_json, lambda r: typer.echo(r.summary()), plot)
+    _emit(reports, as_json, lambda r: typer.echo(r.summary()), plot, "exact", quiet)
 
 
 def _repeat(
@@ -244,6 +270,7 @@ def _repeat(
     plot: str | None,
     as_json: bool,
     overwrite: bool,
+    quiet: bool,
 ) -> None:
     reports = [repeat_report(n, cards, repetitions) for n in names]
     if plot:
@@ -254,7 +281,7 @@ def _repeat(
             title=f"repeated shuffling of {cards} cards (exact)",
             overwrite=overwrite,
         )
-    _emit(reports, as_json, _print_repeat, plot)
+    _emit(reports, as_json, _print_repeat, plot, "repeat", quiet)
 
 
 def _print_repeat(r: RepeatReport) -> None:
@@ -287,6 +314,7 @@ def _monte_carlo(
     plot: str | None,
     as_json: bool,
     overwrite: bool,
+    quiet: bool,
 ) -> None:
     reports = []
     for name in names:
@@ -302,7 +330,7 @@ def _monte_carlo(
             xlabel="position after shuffling (0 = top)" if r.kind == "arrangement" else "hand",
             overwrite=overwrite,
         )
-    _emit(reports, as_json, _print_monte_carlo, plot)
+    _emit(reports, as_json, _print_monte_carlo, plot, "monte-carlo", quiet, seed)
 
 
 def _print_monte_carlo(r: MonteCarloReport) -> None:
@@ -332,10 +360,11 @@ def _bits(
     plot: str | None,
     as_json: bool,
     overwrite: bool,
+    quiet: bool,
 ) -> None:
     if not 2 <= cards <= MAX_BITS_CARDS:
         raise RangeError(
-            f"--cards {_short_int(cards)} is out of range for the bits chart; "
+            f"--cards {short_int(cards)} is out of range for the bits chart; "
             f"use 2..{MAX_BITS_CARDS}"
         )
     steps = min(10, cards - 1)
@@ -351,11 +380,16 @@ def _bits(
         )
     if as_json:
         data = {
+            "mode": "bits",
+            "trials": trials,
             "sizes": sizes,
             "bound": [b for _, b in bound],
             "methods": {k: [b for _, b in v] for k, v in series.items()},
         }
-        typer.echo(json.dumps(data, indent=2))
+        # the shuffles are seeded (--seed, else a fixed one): the same chart every run
+        seeded = SourceKind.SEEDED.value
+        typer.echo(envelope_json("analyze", data, source=seeded, reproducible=True))
+        _plot_note(plot, quiet)
         return
     header = "  cards  " + "  ".join(f"{n:>14}" for n in ["log2(n!)", *series])
     typer.echo(f"average random bits per shuffle ({trials} shuffles per size):")
@@ -363,8 +397,7 @@ def _bits(
     for i, n in enumerate(sizes):
         row = [bound[i][1], *(series[k][i][1] for k in series)]
         typer.echo(f"  {n:>5}  " + "  ".join(f"{v:>14.2f}" for v in row))
-    if plot:
-        typer.echo(f"wrote {plot}")
+    _plot_note(plot, quiet)
 
 
 @app.command("analyze", help=ANALYZE_HELP)
@@ -382,7 +415,7 @@ def analyze_command(
     ] = None,
     bits: Annotated[bool, typer.Option("--bits", help="Bits used against the bound.")] = False,
     engine: Annotated[
-        EngineChoice | None,
+        RouteChoice | None,
         typer.Option(
             "--engine",
             help="Exact engine (default auto: the walk if small enough, else a fast route).",
@@ -392,6 +425,7 @@ def analyze_command(
     as_json: JsonOpt = False,
     list_: Annotated[bool, typer.Option("--list", help="List the methods.")] = False,
     overwrite: OverwriteOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Analyse one or more methods: exactly, repeated, by Monte Carlo or by bits spent.
 
@@ -411,7 +445,7 @@ def analyze_command(
     if not names:
         raise RangeError(f"no method in {method!r}; croupier analyze --list shows them")
     if cards < 1:
-        raise RangeError(f"--cards {_short_int(cards)} is invalid; use 1 or more")
+        raise RangeError(f"--cards {short_int(cards)} is invalid; use 1 or more")
     chosen = [
         flag
         for flag, on in (("--exact", exact), ("--repeat", repeat is not None), ("--bits", bits))
@@ -435,14 +469,15 @@ def analyze_command(
             raise RangeError("--plot draws one heatmap; give a single METHOD")
         check_plot_path(plot, overwrite=overwrite)
     if bits:
-        _bits(names, cards, 200 if trials is None else trials, seed, plot, as_json, overwrite)
+        runs = 200 if trials is None else trials
+        _bits(names, cards, runs, seed, plot, as_json, overwrite, quiet)
     elif repeat is not None:
-        _repeat(names, cards, repeat, plot, as_json, overwrite)
+        _repeat(names, cards, repeat, plot, as_json, overwrite, quiet)
     elif is_exact:
-        _exact(names, cards, layout, engine or "auto", plot, as_json, overwrite)
+        _exact(names, cards, layout, engine or "auto", plot, as_json, overwrite, quiet)
     else:
         trials = 10_000 if trials is None else trials
-        _monte_carlo(names, cards, trials, seed, layout, plot, as_json, overwrite)
+        _monte_carlo(names, cards, trials, seed, layout, plot, as_json, overwrite, quiet)
 
 
 @mixing_app.command("riffle", help=MIXING_HELP)
@@ -455,6 +490,7 @@ def riffle_command(
     plot: PlotOpt = None,
     as_json: JsonOpt = False,
     overwrite: OverwriteOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print the exact distances to uniform after 1..max riffles of N cards.
 
@@ -493,7 +529,14 @@ def riffle_command(
             }
             for p in points
         ]
-        typer.echo(json.dumps(rows, indent=2))
+        result = {
+            "cards": cards,
+            "packets": base,
+            "points": rows,
+            "riffles_needed": riffles_needed(cards, base=base),
+        }
+        typer.echo(envelope_json("mixing riffle", result))
+        _plot_note(plot, quiet)
         return
     typer.echo(f"GSR riffles of {cards} cards ({base} packets each), exact:")
     typer.echo(f"  {'riffles':>7}  {'total variation':<18}  separation")
@@ -502,5 +545,4 @@ def riffle_command(
             f"  {p.shuffles:>7}  {format_probability(p.tv):<18}  {format_probability(p.separation)}"
         )
     typer.echo(f"riffles needed for TV < 1/2: {riffles_needed(cards, base=base)}")
-    if plot:
-        typer.echo(f"wrote {plot}")
+    _plot_note(plot, quiet)

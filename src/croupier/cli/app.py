@@ -29,9 +29,7 @@ An entry is ``name: Entry(module, attribute, summary, group)``:
 from __future__ import annotations
 
 import importlib
-import re
 import sys
-import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,7 +40,11 @@ from typer import _click as click
 from typer.core import TyperGroup, TyperOption
 
 import croupier
+from croupier.cli.failures import MESSAGE_LIMIT as _MESSAGE_LIMIT
+from croupier.cli.failures import as_flags, one_line
+from croupier.cli.output import OutputError, output_failed
 from croupier.errors import CroupierError
+from croupier.files import describe_os_error
 
 __all__ = [
     "COMMANDS",
@@ -50,7 +52,6 @@ __all__ = [
     "build_app",
     "flag_for_parameters",
     "leaf_commands",
-    "main",
     "run",
 ]
 
@@ -79,6 +80,7 @@ class Entry:
 
 
 _DEAL = "croupier.cli.deal_cmd"
+_NUMBERS = "croupier.cli.numbers_cmd"
 _ALGEBRA = "croupier.cli.algebra_cmd"
 _ANALYSIS = "croupier.cli.analysis_cmd"
 _CARDS = "croupier.cli.cards_cmd"
@@ -87,9 +89,9 @@ _TOURNAMENT = "croupier.cli.tournament_cmd"
 #: Every top-level command, in the order ``croupier --help`` lists them.
 COMMANDS: dict[str, Entry] = {
     "deal": Entry(_DEAL, "app", "Deal cards for any game, exactly uniformly."),
-    "rank": Entry(_DEAL, "app", "Print the number of a deal under a numbering scheme."),
-    "unrank": Entry(_DEAL, "app", "Print the deal with a given number."),
-    "entropy": Entry(_DEAL, "app", "How many bits a deal needs, and how many methods use."),
+    "rank": Entry(_NUMBERS, "app", "Print the number of a deal under a numbering scheme."),
+    "unrank": Entry(_NUMBERS, "app", "Print the deal with a given number."),
+    "entropy": Entry(_NUMBERS, "app", "How many bits a deal needs, and how many methods use."),
     "dealer": Entry(
         "croupier.cli.dealer_cmd", "app", "Run a dealer script: constrained deals and statistics."
     ),
@@ -107,11 +109,18 @@ COMMANDS: dict[str, Entry] = {
         _TOURNAMENT, "squaredeal_app", "SquareDeal events: commit, publish, deal, verify.", True
     ),
     "boards": Entry(_TOURNAMENT, "boards_app", "Verifiable board sets (croupier-boards/1).", True),
+    "page": Entry("croupier.cli.page_cmd", "app", "The offline board verification page.", True),
     "convert": Entry(
         "croupier.cli.convert_cmd", "app", "Convert a board file: PBN, LIN, DUP, DLM, CSV, JSON."
     ),
+    "handrecord": Entry(
+        "croupier.cli.handrecord_cmd", "app", "Printable hand records (HTML, PDF) of board files."
+    ),
     "analyze": Entry(_ANALYSIS, "app", "Exact fairness of a shuffle or deal method."),
     "mixing": Entry(_ANALYSIS, "mixing_app", "Exact mixing of riffle shuffles.", True),
+    "poker": Entry(
+        "croupier.cli.poker_cmd", "app", "Poker hand values and exact equity of hands.", True
+    ),
 }
 
 
@@ -181,6 +190,7 @@ class _State:
     """What the root options set for the whole run."""
 
     debug: bool = False
+    quiet: bool = False  # --quiet: no warning lines after the command either
 
 
 def _version_callback(value: bool) -> None:
@@ -256,38 +266,22 @@ def flag_for_parameters(message: str, command: click.Command | None) -> str:
         longs = [o for o in param.opts if o.startswith("--")]
         if param.name and isinstance(param, TyperOption) and longs:
             flags[param.name] = longs[0]
-
-    def replace(match: re.Match[str]) -> str:
-        flag = flags.get(match.group(1))
-        if flag is None:
-            return match.group(0)
-        return f"{flag} " if match.group(2) == "" else f"{flag}{match.group(2)}"
-
-    return re.sub(r"(?<![\w-])([a-z][a-z0-9_]*)=(\s*)", replace, message)
+    return as_flags(message, flags)
 
 
-MESSAGE_LIMIT = 600
+MESSAGE_LIMIT = _MESSAGE_LIMIT
 """The longest error or warning line the program prints (characters)."""
 
 
 def _one_line(text: str) -> str:
-    r"""A message as one bounded, printable line.
-
-    White space runs become one space, other control characters are shown
-    escaped (a message can quote hostile input), and a message longer than
-    :data:`MESSAGE_LIMIT` is cut in the middle.
+    r"""A message as one bounded, printable line (:func:`croupier.cli.failures.one_line`).
 
     >>> _one_line("bad\n value\x1b[31m")
     'bad value\\x1b[31m'
     >>> len(_one_line("x" * 5000)) <= MESSAGE_LIMIT
     True
     """
-    text = " ".join(text.split())
-    text = "".join(repr(c)[1:-1] if unicodedata.category(c).startswith("C") else c for c in text)
-    if len(text) > MESSAGE_LIMIT:
-        half = (MESSAGE_LIMIT - 5) // 2
-        text = f"{text[:half]} ... {text[-half:]}"
-    return text
+    return one_line(text)
 
 
 def _usage_error(exc: click.exceptions.UsageError) -> str:
@@ -301,7 +295,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the program with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
     Warnings the library gives (a deprecated name, say) are printed as
-    ``warning: ...`` lines on stderr, once each.
+    ``warning: ...`` lines on stderr, once each (none with a command's ``--quiet``).
 
     >>> run(["cards", "AS", "kh"])
     AS KH
@@ -310,16 +304,23 @@ def run(argv: Sequence[str] | None = None) -> int:
     2
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["dealer"]:  # croupier dealer reads its arguments without Typer
+        from croupier.cli.dealer_run import run_quick
+
+        quick = run_quick(args[1:])
+        if quick is not None:
+            return quick
+    state = _State()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DeprecationWarning)
-        code = _run(args)
-    for message in dict.fromkeys(_one_line(str(w.message)) for w in caught):
-        print(f"warning: {message}", file=sys.stderr)
+        code = _run(args, state)
+    if not state.quiet:
+        for message in dict.fromkeys(_one_line(str(w.message)) for w in caught):
+            print(f"warning: {message}", file=sys.stderr)
     return code
 
 
-def _run(args: list[str]) -> int:
-    state = _State()
+def _run(args: list[str], state: _State) -> int:
     command = typer.main.get_command(build_app())
     try:
         result = command.main(args=args, prog_name="croupier", standalone_mode=False, obj=state)
@@ -348,24 +349,28 @@ def _run(args: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        output_failed()
         return 0
+    except OutputError as exc:
+        return _output_error(exc)
     except (OSError, UnicodeError) as exc:
         if state.debug:
             raise
-        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        print(f"error: {_one_line(describe_os_error(exc))}", file=sys.stderr)
         return 2
     try:
         sys.stdout.flush()  # a full disk shows here, not after a "successful" exit
     except BrokenPipeError:
+        output_failed()
         return 0
     except OSError as exc:
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return _output_error(exc)
     return result if isinstance(result, int) else 0
 
 
-def main() -> None:
-    """Run the program and exit (the console script is :func:`croupier.cli.entry.main`)."""
-    from croupier.cli.entry import main as entry_main
-
-    entry_main()
+def _output_error(exc: OSError) -> int:
+    """Report that standard output could not be written; drop the rest of it."""
+    output_failed()
+    reason = exc.describe() if isinstance(exc, OutputError) else describe_os_error(exc)
+    print(f"error: {reason}", file=sys.stderr)
+    return 2

@@ -11,15 +11,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Any
 
 import typer
 
 from croupier.cards import CARD_STYLES, Card, CardStyle, format_card, parse_cards
-from croupier.cli.options import JsonOpt, option
+from croupier.cli.options import JsonOpt, QuietOpt, option
 from croupier.decks import DECK_PRESETS, make_deck
 from croupier.errors import DeckError
+from croupier.formats.envelope import envelope_json, envelope_prefix, envelope_suffix
 from croupier.orders import DEFAULT_ORDER, order_names, sort_cards
 
 __all__ = ["app", "card_json", "cards_command", "deck_command", "render_cards"]
@@ -81,6 +82,42 @@ def card_json(card: Card) -> dict[str, Any]:
     }
 
 
+def card_json_lines(cards: Iterable[Card]) -> Iterator[str]:
+    """:func:`card_json` of each card as compact JSON text, fast enough for a 520,000-card shoe.
+
+    The text of a card's face is serialised once; copies of a standard card
+    only add their ``#k`` suffix (``long`` with a space before it, as
+    :func:`~croupier.cards.format_card` writes it) and their ``copy``.
+
+    >>> from croupier.decks import shoe
+    >>> list(card_json_lines(shoe(2)[51:53]))[1]
+    '{"rank": "A", "suit": "C", "code": "AC#2", "symbol": "A♣#2", "long": "Ace of Clubs #2", \
+"glyph": "🃑#2", "copy": 1, "index": 0}'
+    """
+    templates: dict[tuple[object, object], str] = {}
+    for card in cards:
+        if card.suit is None or not card.copy:  # jokers have suffix rules of their own
+            yield json.dumps(card_json(card), ensure_ascii=False)
+            continue
+        template = templates.get((card.rank, card.suit))
+        if template is None:
+            face = card_json(Card(card.rank, card.suit))
+            parts = {
+                k: json.dumps(v, ensure_ascii=False)[:-1].replace("%", "%%")
+                for k, v in face.items()
+                if isinstance(v, str)
+            }
+            template = (
+                f'{{"rank": {parts["rank"]}", "suit": {parts["suit"]}", '
+                f'"code": {parts["code"]}%s", "symbol": {parts["symbol"]}%s", '
+                f'"long": {parts["long"]} %s", "glyph": {parts["glyph"]}%s", '
+                f'"copy": %d, "index": {face["index"]}}}'
+            )
+            templates[card.rank, card.suit] = template
+        suffix = f"#{card.copy + 1}"
+        yield template % (suffix, suffix, suffix, suffix, card.copy)
+
+
 def _color(card: Card, text: str, color: bool) -> str:
     if color and card.is_red:
         return typer.style(text, fg="red")
@@ -117,6 +154,17 @@ def render_cards(
     return "\n".join(" ".join(texts[i : i + per_line]) for i in range(0, len(texts), per_line))
 
 
+def _write_json_cards(cards: Sequence[Card], indent: str) -> None:
+    """A JSON array of the cards' objects, one a line, on standard output (a 520,000-card
+    shoe is written as it is serialised, never held as one string)."""
+    out = sys.stdout
+    out.write("[")
+    for i, line in enumerate(card_json_lines(cards)):
+        out.write(f",\n{indent}  " if i else f"\n{indent}  ")
+        out.write(line)
+    out.write(f"\n{indent}]" if cards else "]")
+
+
 def _emit(
     cards: list[Card],
     style: CardStyle,
@@ -125,11 +173,23 @@ def _emit(
     as_json: bool,
     per_line: int = 0,
     by_suit: bool = False,
+    deck: str | None = None,
 ) -> None:
+    """Print the cards (``deck``: the name they came from, for ``croupier deck --json``)."""
     if sort is not None or descending:
         cards = sort_cards(cards, sort or DEFAULT_ORDER, descending=descending)
     if as_json:
-        typer.echo(json.dumps([card_json(c) for c in cards], ensure_ascii=False, indent=2))
+        out = sys.stdout
+        if deck is None:
+            out.write(envelope_prefix("cards"))
+            _write_json_cards(cards, "  ")
+        else:
+            out.write(envelope_prefix("deck"))
+            name = json.dumps(deck, ensure_ascii=False)
+            out.write(f'{{\n    "deck": {name},\n    "cards": ')
+            _write_json_cards(cards, "    ")
+            out.write("\n  }")
+        out.write(envelope_suffix())
     elif cards:
         typer.echo(render_cards(cards, style, per_line=per_line, by_suit=by_suit))
 
@@ -156,6 +216,7 @@ def cards_command(
     sort: SortOpt = None,
     descending: DescendingOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Parse the cards given as one or several arguments and print them."""
     cards = [card for part in text for card in parse_cards(part)]
@@ -168,7 +229,7 @@ def _list_presets(as_json: bool) -> None:
             {"name": p.name, "cards": p.size, "description": p.description}
             for p in DECK_PRESETS.values()
         ]
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        typer.echo(envelope_json("deck", {"presets": rows}))
         return
     rows_text = [(p.name, str(p.size), p.description) for p in DECK_PRESETS.values()]
     rows_text.append(("shoe:K", "52K", "K standard decks stacked, copies told apart"))
@@ -188,6 +249,7 @@ def deck_command(
     sort: SortOpt = None,
     descending: DescendingOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print a deck preset, or list the presets."""
     if name is None:
@@ -200,4 +262,4 @@ def deck_command(
         return
     grouped = sort is None and not descending
     per_line = 0 if grouped else 13
-    _emit(make_deck(name), style, sort, descending, as_json, per_line, by_suit=grouped)
+    _emit(make_deck(name), style, sort, descending, as_json, per_line, grouped, deck=name)

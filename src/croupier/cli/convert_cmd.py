@@ -9,15 +9,14 @@ describes the command.
 
 >>> sorted(typer.main.get_group(app).commands)
 ['convert']
->>> CONVERT_FORMATS
-('pbn', 'lin', 'dup', 'dlm', 'csv', 'json', 'lines')
+>>> CONVERT_FORMATS, HAND_RECORD_TARGETS
+(('pbn', 'lin', 'dup', 'dlm', 'csv', 'json', 'lines'), ('html', 'pdf'))
 >>> summary_line("x.pbn", 32, "y.lin", skipped=2)
 'read 32 boards from x.pbn (2 games skipped); wrote y.lin'
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ import typer
 
 from croupier import __version__
 from croupier.boards import MAX_BOARD, Hands, dealer, vulnerability
-from croupier.cli.options import JsonOpt, OverwriteOpt
+from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt
 from croupier.cli.running import is_terminal
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import check_new_files, read_bounded, write_file
@@ -40,10 +39,12 @@ from croupier.formats.board_files import (
     read_board_file,
     render_records,
 )
-from croupier.formats.records import BoardRecord, SkippedGame
+from croupier.formats.envelope import envelope_json
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 
 __all__ = [
     "CONVERT_FORMATS",
+    "HAND_RECORD_TARGETS",
     "MAX_SKIP_LINES",
     "STDIO",
     "app",
@@ -57,6 +58,8 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 #: The formats ``croupier convert`` reads and writes, by name.
 CONVERT_FORMATS: tuple[str, ...] = ("pbn", "lin", "dup", "dlm", "csv", "json", "lines")
+#: What OUT may also be: a printable hand record (``croupier handrecord`` without its options).
+HAND_RECORD_TARGETS: tuple[str, ...] = ("html", "pdf")
 #: The file name that stands for standard input (IN) or standard output (OUT).
 STDIO = "-"
 #: The most skipped games reported one per line; the rest are counted.
@@ -71,10 +74,13 @@ Convert a board file to another format without changing a deal.
 
 Formats: {_FORMAT_LIST} (lines = one deal per line, .txt).  Each comes
 from the file's extension unless --from / --to say; IN '-' is standard
-input, OUT '-' or no OUT is standard output (then --to is needed).
+input, OUT '-' or no OUT is standard output (then --to is needed).  OUT may
+also be a printable hand record, html or pdf (croupier handrecord makes
+them with a header, double-dummy tables and par).
 
 Games that cannot be read are skipped, one warning line each on stderr
-(--strict: any skip is an error and nothing is written).  Partial deals
+(--strict: any skip is an error and nothing is written; --quiet: no warning
+and no summary line).  Partial deals
 stay partial (pbn, lin, csv, json, lines hold them); DUP and DLM hold only
 complete deals with consecutive board numbers: --renumber (or
 --first-board N) numbers the boards 1.. (N..) in file order, the standard
@@ -89,6 +95,7 @@ Examples:
   croupier convert hands.pbn --to json
   croupier convert solver.pbn machine.dup --renumber
   croupier convert - out.csv --from lin < bbo.lin
+  croupier convert session.pbn session.pdf
 """
 
 
@@ -148,7 +155,7 @@ def renumber(records: Sequence[BoardRecord], first_board: int = 1) -> list[Board
     >>> from croupier.ranking.bigdeal import goedel_unrank
     >>> done = renumber([BoardRecord(goedel_unrank(0), number=9, dealer="W")], 2)
     >>> done[0].number, done[0].dealer, done[0].vulnerable
-    (2, 'W', 'NS')
+    (2, <Seat.WEST: 'W'>, <Vulnerability.NS: 'NS'>)
     """
     last = first_board + len(records) - 1
     if records and last > MAX_BOARD:
@@ -199,6 +206,19 @@ def _format(name: str | None, path: str, option: str, role: str) -> BoardFormat:
     raise CroupierError(
         f"cannot tell the format of {path!r} from its extension ({known}); give {option}"
     )
+
+
+def _hand_record_target(name: str | None, path: str | None) -> str | None:
+    """``html`` or ``pdf`` when OUT is a hand record (by ``--to`` or extension), else ``None``.
+
+    >>> _hand_record_target(None, "x.PDF"), _hand_record_target("HTML", None)
+    ('pdf', 'html')
+    """
+    if name is not None:
+        return name.lower() if name.lower() in HAND_RECORD_TARGETS else None
+    if path is None or path == STDIO:
+        return None
+    return {".html": "html", ".htm": "html", ".pdf": "pdf"}.get(Path(path).suffix.lower())
 
 
 def _read_input(path: str) -> bytes:
@@ -296,7 +316,7 @@ def convert(
         str | None, typer.Option("--from", help=f"Format of IN ({_FORMAT_LIST}).")
     ] = None,
     to_fmt: Annotated[
-        str | None, typer.Option("--to", help=f"Format of OUT ({_FORMAT_LIST}).")
+        str | None, typer.Option("--to", help=f"Format of OUT ({_FORMAT_LIST}, html, pdf).")
     ] = None,
     strict: Annotated[
         bool, typer.Option("--strict", help="Any game that cannot be read is an error.")
@@ -320,49 +340,28 @@ def convert(
         bool, typer.Option("--lf", help="LF line ends in PBN and CSV (CRLF by default).")
     ] = False,
     overwrite: OverwriteOpt = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", help="No summary line on stderr (warnings stay).")
-    ] = False,
+    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Convert a board file to another format without changing a deal."""
     source_fmt = _format(from_fmt, source_path, "--from", "IN")
     to_stdout = target_path is None or target_path == STDIO
-    target_fmt = _format(to_fmt, STDIO if to_stdout else str(target_path), "--to", "OUT")
+    record_fmt = _hand_record_target(to_fmt, None if to_stdout else str(target_path))
+    target_fmt = (
+        BoardFormat.HTML
+        if record_fmt is not None
+        else _format(to_fmt, STDIO if to_stdout else str(target_path), "--to", "OUT")
+    )
+    target_name = record_fmt or target_fmt.value
     source = "<stdin>" if source_path == STDIO else source_path
     target = None if to_stdout else Path(str(target_path))
-    if to_stdout and as_json:
-        raise CroupierError(
-            "--json prints a report on standard output; give OUT, the file to write"
-        )
-    if to_stdout and target_fmt is BoardFormat.DUP and is_terminal(sys.stdout):
-        raise CroupierError(
-            "DUP is a binary format: give OUT, or redirect standard output to a file"
-        )
-    if target is not None:
-        if source_path != STDIO and _same_file(source_path, str(target)):
-            raise CroupierError(
-                f"IN and OUT are the same file {source_path!r}; croupier never changes its input"
-            )
-        check_new_files([target], overwrite=overwrite)
+    _check_destination(source_path, target, target_name, as_json=as_json, overwrite=overwrite)
 
-    contents = read_board_file(_read_input(source_path), source_fmt, source=source, partial=True)
-    if strict:
-        contents.require_all()
-    records, repeats = drop_repeats(contents.records)
-    if source_fmt in _NUMBERED_SETS:  # the board number implies dealer and vulnerability
-        records = [_standard_cycles(r) for r in records]
-    if renumber_boards or first_board is not None:
-        records = renumber(records, first_board or 1)
-    _check_target(records, target_fmt, source)
-    lost = _not_written(records, target_fmt, source)
-    data = render_records(
-        records,
-        target_fmt,
-        skipped=contents.skipped,
-        generator=GENERATOR,
-        newline="\n" if lf else None,
-    )
+    contents, records, repeats = _read_records(
+        source_path, source_fmt, source, strict=strict, first_board=first_board,
+        renumber_boards=renumber_boards,
+    )  # fmt: skip
+    data, lost = _render(records, target_fmt, record_fmt, source, contents.skipped, lf=lf)
     if target is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -375,7 +374,7 @@ def convert(
             "input": source,
             "from": source_fmt.value,
             "output": None if target is None else str(target),
-            "to": target_fmt.value,
+            "to": target_name,
             "read": len(contents.records),
             "written": len(records),
             "partial": partial,
@@ -383,18 +382,84 @@ def convert(
             "skipped": [s.to_dict() for s in contents.skipped],
             "warnings": lost,
         }
-        typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
-        return
-    for line in _warning_lines(source, contents.skipped, lost):
-        typer.echo(line, err=True)
-    if not quiet:
-        written = f"standard output ({target_fmt.value})" if target is None else str(target)
-        line = summary_line(
-            source,
-            len(contents.records),
-            written,
-            skipped=len(contents.skipped),
-            partial=partial,
-            repeats=repeats,
+        typer.echo(envelope_json("convert", report))
+    elif not quiet:
+        for line in _warning_lines(source, contents.skipped, lost):
+            typer.echo(line, err=True)
+        written = f"standard output ({target_name})" if target is None else str(target)
+        counts = {"skipped": len(contents.skipped), "partial": partial, "repeats": repeats}
+        typer.echo(summary_line(source, len(contents.records), written, **counts), err=True)
+
+
+def _read_records(
+    source_path: str,
+    source_fmt: BoardFormat,
+    source: str,
+    *,
+    strict: bool,
+    first_board: int | None,
+    renumber_boards: bool,
+) -> tuple[BoardFileContents, list[BoardRecord], int]:
+    """IN read: ``(what it holds, the boards to write, how many repeats were left out)``.
+
+    The boards to write are the first of each repeated board, with the standard dealer
+    and vulnerability where a DUP or DLM file implies them, renumbered when asked.
+    """
+    contents = read_board_file(_read_input(source_path), source_fmt, source=source, partial=True)
+    if strict:
+        contents.require_all()
+    records, repeats = drop_repeats(contents.records)
+    if source_fmt in _NUMBERED_SETS:  # the board number implies dealer and vulnerability
+        records = [_standard_cycles(r) for r in records]
+    if renumber_boards or first_board is not None:
+        records = renumber(records, first_board or 1)
+    return contents, records, repeats
+
+
+def _check_destination(
+    source_path: str, target: Path | None, target_name: str, *, as_json: bool, overwrite: bool
+) -> None:
+    """Refuse an OUT that cannot be written: standard output where it cannot take the
+    output (``--json``; a binary format on a terminal), IN itself, an existing file."""
+    if target is None and as_json:
+        raise CroupierError(
+            "--json prints a report on standard output; give OUT, the file to write"
         )
-        typer.echo(line, err=True)
+    if target is None and target_name in ("dup", "pdf") and is_terminal(sys.stdout):
+        raise CroupierError(
+            f"{target_name.upper()} is a binary format: give OUT, or redirect standard output to "
+            "a file"
+        )
+    if target is not None:
+        if source_path != STDIO and _same_file(source_path, str(target)):
+            raise CroupierError(
+                f"IN and OUT are the same file {source_path!r}; croupier never changes its input"
+            )
+        check_new_files([target], overwrite=overwrite)
+
+
+def _render(
+    records: list[BoardRecord],
+    target_fmt: BoardFormat,
+    record_fmt: str | None,
+    source: str,
+    skipped: Sequence[SkippedGame],
+    *,
+    lf: bool,
+) -> tuple[bytes, list[str]]:
+    """The bytes of OUT, and what the target format loses (warnings), after checking that
+    it can hold the records."""
+    if record_fmt is not None:
+        from croupier.formats.hand_record import HandRecord, render_hand_record
+
+        return render_hand_record(HandRecord.from_records(records), record_fmt), []
+    _check_target(records, target_fmt, source)
+    lost = _not_written(records, target_fmt, source)
+    data = render_records(
+        records,
+        target_fmt,
+        skipped=skipped,
+        generator=GENERATOR,
+        newline="\n" if lf else None,
+    )
+    return data, lost

@@ -5,14 +5,15 @@ must hold before the command line is even imported and after it has returned:
 
 * Ctrl-C while the program is still starting (importing Typer and the command)
   ends it quietly with exit code 130 — no traceback;
-* standard output is flushed and checked before exit: output that could not be
-  written (a full disk, ``> /dev/full``) is an ``error:`` line and a non-zero exit,
-  never a silently truncated file with exit code 0.
+* standard output becomes croupier's own checked stream
+  (:func:`croupier.cli.output.install`) and is flushed and checked before exit:
+  output that could not be written (a full disk, ``> /dev/full``) is one
+  ``error:`` line and a non-zero exit, never a silently truncated file with exit
+  code 0, even with ``PYTHONUNBUFFERED`` set.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from types import FrameType
@@ -27,31 +28,39 @@ def _quit_quietly(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(INTERRUPTED)
 
 
-def _detach_stdout() -> None:
-    """Point file descriptor 1 at /dev/null, so the exit-time flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
-
-
 def main() -> None:
-    """Run ``croupier`` with ``sys.argv`` and exit with its code."""
+    """Run ``croupier`` with ``sys.argv`` and exit with its code.
+
+    ``croupier dealer`` first tries its quick path (:func:`croupier.cli.dealer_run.run_quick`),
+    which reads the arguments without Typer: a short run then starts in a fraction
+    of the time.  Help and usage errors go through the whole command line as before.
+    """
     previous = signal.signal(signal.SIGINT, _quit_quietly)
     try:
-        from croupier.cli.app import run
+        from croupier.cli import output
+
+        output.install()
     finally:
         signal.signal(signal.SIGINT, previous)
     try:
-        code = run()
+        code = None
+        if sys.argv[1:2] == ["dealer"]:
+            from croupier.cli.dealer_run import run_quick
+
+            code = run_quick(sys.argv[2:])
+        if code is None:
+            from croupier.cli.app import run
+
+            code = run()
     except KeyboardInterrupt:
         code = INTERRUPTED
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        output.output_failed()
     except OSError as exc:
-        _detach_stdout()
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        output.output_failed()  # reported once: the rest is dropped, so exit cannot fail again
+        failure = output.OutputError(exc.errno, exc.strerror)
+        print(f"error: {failure.describe()}", file=sys.stderr)
         code = code or 2
     sys.exit(code)

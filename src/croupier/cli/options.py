@@ -22,6 +22,7 @@ __all__ = [
     "EntropyOpt",
     "JsonOpt",
     "OverwriteOpt",
+    "QuietOpt",
     "SeedOpt",
     "count_option",
     "format_option",
@@ -42,6 +43,7 @@ SHORT_FLAGS: dict[str, str] = {
     "-c": "--cards",
     "-b": "--boards",
     "-e": "--event",
+    "-z": "--zero-terminated",
 }
 
 
@@ -55,6 +57,15 @@ PROGRAM_FLAGS: dict[str, dict[str, str]] = {
         "-s": "--dealer-seed",
         "-v": "--no-summary",
         "-m": "--progress",
+        "-q": "--no-printpbn",
+        "-u": "--upper-case",
+        "-t": "--timeout",
+        "-V": "--dealer-version",
+        "-e": "--exhaust",
+        "-l": "--library",
+        "-0": "--no-swap",
+        "-2": "--swap2",
+        "-3": "--swap3",
     },
 }
 
@@ -112,3 +123,24 @@ BitsOpt = Annotated[bool, typer.Option("--bits", help="Also print how many rando
 OverwriteOpt = Annotated[
     bool, typer.Option("--overwrite", help="Replace existing output files (never by default).")
 ]
+
+
+def _quiet(ctx: typer.Context, value: bool) -> bool:
+    """``--quiet`` also tells the program (the root context's state, if it has a ``quiet``)
+    to leave out the warnings it prints after the command (a deprecated name, say)."""
+    state = ctx.find_root().obj
+    if value and hasattr(state, "quiet"):
+        state.quiet = True
+    return value
+
+
+QuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet",
+        help="Print nothing but errors and the output asked for (no notes, "
+        "warnings or progress bar).",
+        callback=_quiet,
+    ),
+]
+"""``--quiet``: every command has it (``tests/test_quiet.py`` runs each one with it)."""

@@ -23,17 +23,18 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import IO
 
-import typer
-
 from croupier.files import AtomicFile
 
 __all__ = [
     "INTERRUPTED",
+    "PROGRESS_MIN_DEALS",
     "Advance",
     "RunState",
     "Sink",
     "is_terminal",
     "progress_bar",
+    "progress_wanted",
+    "stdout_bytes",
     "stop_on_ctrl_c",
 ]
 
@@ -61,6 +62,8 @@ class Sink:
     def chunk(self, text: str) -> None:
         """Write ``text`` as it is."""
         if self.file is None:
+            import typer  # imported here: croupier dealer starts without Typer
+
             typer.echo(text, nl=False)
         else:
             self.file.write(text.encode("utf-8"))
@@ -68,8 +71,7 @@ class Sink:
     def binary(self) -> IO[bytes]:
         """The byte stream behind the output (what was written as text comes first)."""
         if self.file is None:
-            sys.stdout.flush()
-            return sys.stdout.buffer
+            return stdout_bytes()
         return self.file.file
 
 
@@ -84,6 +86,52 @@ def is_terminal(stream: IO[str]) -> bool:
         return bool(stream.isatty())
     except (AttributeError, OSError, ValueError):
         return False
+
+
+PROGRESS_MIN_DEALS: dict[str, int] = {"deal": 20_000, "bulk": 1_000_000}
+"""Runs of at least this many deals (by engine: a fraction of a second or more) show a
+progress bar (see :func:`progress_wanted`)."""
+
+
+def progress_wanted(
+    count: int,
+    engine: str,
+    *,
+    quiet: bool,
+    stderr_is_terminal: bool,
+    output_is_terminal: bool,
+) -> bool:
+    """Whether a run shows a progress bar on stderr.
+
+    Only a long run (:data:`PROGRESS_MIN_DEALS` deals of the engine or more), only when
+    stderr is a terminal (a person watches it), never with ``--quiet``, and
+    not when the deals themselves scroll past on that terminal.
+
+    >>> watched = {"stderr_is_terminal": True, "output_is_terminal": False}
+    >>> progress_wanted(10**7, "bulk", quiet=False, **watched)
+    True
+    >>> progress_wanted(10**5, "bulk", quiet=False, **watched)  # a fraction of a second
+    False
+    >>> progress_wanted(10**5, "deal", quiet=False, **watched)  # several seconds
+    True
+    >>> progress_wanted(10**7, "bulk", quiet=True, **watched)
+    False
+    >>> piped = {"stderr_is_terminal": False, "output_is_terminal": False}
+    >>> progress_wanted(10**7, "bulk", quiet=False, **piped)
+    False
+    """
+    return (
+        count >= PROGRESS_MIN_DEALS[engine]
+        and not quiet
+        and stderr_is_terminal
+        and not output_is_terminal
+    )
+
+
+def stdout_bytes() -> IO[bytes]:
+    """Standard output's byte stream (what was printed as text goes out first)."""
+    sys.stdout.flush()
+    return sys.stdout.buffer
 
 
 def _no_progress(done: int) -> None:

@@ -4,13 +4,15 @@ Three module-level Typer apps (:data:`bigdeal_app`, :data:`squaredeal_app`,
 :data:`boards_app`), registered in :mod:`croupier.cli.app`.  The work —
 dealing, the SquareDeal steps, verification — is done by
 :mod:`croupier.tournament`; these commands parse arguments and print the
-results, as text or, with ``--json``, as the JSON objects documented in
-``docs/tournament.md``.
+results, as text or, with ``--json``, as the JSON envelope of ``docs/json.md`` (the
+results' keys are in ``docs/tournament.md``).  Standard output holds what the
+command was asked for: the boards, the values to publish (``KH``, a commitment,
+``DV``), a verification; which files were written, and the warnings, are notes
+on stderr, which ``--quiet`` leaves out.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,20 +21,32 @@ import typer
 
 from croupier import __version__
 from croupier.boards import Board, parse_board_range
-from croupier.cli.options import JsonOpt, OverwriteOpt, format_option, option, out_option
+from croupier.cli.options import (
+    JsonOpt,
+    OverwriteOpt,
+    QuietOpt,
+    format_option,
+    option,
+    out_option,
+)
+from croupier.cli.page_cmd import check_verify_page, write_verify_page
 from croupier.errors import CroupierError, SeedError
 from croupier.files import write_file
 from croupier.formats.board_files import BoardFormat, render_boards
 from croupier.formats.board_json import board_to_dict
+from croupier.formats.envelope import envelope_json
+from croupier.randomness.source import SourceKind
 from croupier.tournament.bigdeal import (
+    BIGDEAL_ALGORITHM_ID,
     bigdeal_boards,
     entropy_warning,
     seed_from_entropy,
     seed_from_hex,
 )
 from croupier.tournament.board_plan import BoardPlan
-from croupier.tournament.squaredeal import SquareDealEvent
+from croupier.tournament.squaredeal import SQUAREDEAL_ALGORITHM_ID, SquareDealEvent
 from croupier.tournament.squaredeal_workflow import (
+    load_event,
     make_sessions,
     new_event,
     publish_keys,
@@ -43,6 +57,7 @@ from croupier.tournament.verifiable import (
     ALGORITHM,
     ALGORITHM_PLAN,
     commitment,
+    delayed_value_bytes,
     make_boards,
     plan_commitment,
 )
@@ -73,7 +88,9 @@ The seed is RIPEMD-160 of the --entropy strings joined (as repeated -e), or
 the 40 hex digits of --hash (as -h).  --owner is bigdealx's owner: the -W
 value, or the owner= line of .bigdealrc ("Identification of owner or
 tournament" by default).  PBN output equals bigdealx's byte for byte apart
-from the Generator tag.
+from the Generator tag: with CRLF line ends as bigdealx writes on Windows,
+with --lf as it writes on Linux.  --event puts the event's name in the
+Event tags (Big Deal writes ?).
 
 \b
 Examples:
@@ -81,6 +98,7 @@ Examples:
   croupier bigdeal --owner "My club" --hash 0123456789abcdef0123456789abcdef01234567 \\
       --boards 17-32 --format pbn --out night2.pbn
   croupier bigdeal --owner test --entropy hello -b 2 --json
+  croupier bigdeal --owner "My club" --entropy "..." -b 1-24 -e "Tuesday Pairs" -o tue.pbn
 """
 
 SQUAREDEAL_HELP = """\
@@ -120,13 +138,40 @@ GENERATOR = f"croupier {__version__}"
 
 
 # ------------------------------------------------------------------------------ output
-def _echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+KEYED = SourceKind.KEYED.value
+"""The ``source`` of boards dealt from a key (a Big Deal seed, SquareDeal keys, a
+croupier-boards key): reproducible by whoever holds the key."""
+OS_KEYS = SourceKind.OS_CSPRNG.value
+"""The ``source`` of a command that makes secret keys (from the OS CSPRNG)."""
 
 
-def _scheme_json(algorithm: str, event: str, plan: BoardPlan | None) -> dict[str, Any]:
-    """The keys every croupier-boards JSON output starts with: scheme, event, plan."""
-    return {"algorithm": algorithm, "event": event, "plan": None if plan is None else plan.format()}
+def _echo_json(
+    command: str,
+    result: Any,
+    algorithm: str,
+    source: str | None = None,
+) -> None:
+    """Print the JSON envelope of a tournament command (``reproducible`` unless it made keys)."""
+    typer.echo(
+        envelope_json(
+            command,
+            result,
+            algorithm=algorithm,
+            source=source,
+            reproducible=source != OS_KEYS,
+        )
+    )
+
+
+def _note(text: str, quiet: bool) -> None:
+    """A note on stderr (what was written where), left out with ``--quiet``."""
+    if not quiet:
+        typer.echo(text, err=True)
+
+
+def _scheme_json(event: str, plan: BoardPlan | None) -> dict[str, Any]:
+    """The keys every croupier-boards JSON result starts with: event, plan."""
+    return {"event": event, "plan": None if plan is None else plan.format()}
 
 
 def _emit(data: bytes, out: Path | None, overwrite: bool) -> None:
@@ -193,10 +238,10 @@ def _file_ok_line(check: FileCheck) -> str:
     )
 
 
-def _print_report(report: VerifyReport, as_json: bool) -> None:
+def _print_report(report: VerifyReport, as_json: bool, command: str, algorithm: str) -> None:
     """Print a verification (``OK``/``FAIL`` lines or JSON); exit status 1 unless all match."""
     if as_json:
-        _echo_json(report_to_dict(report))
+        _echo_json(command, report_to_dict(report), algorithm)
     elif not report.keys.ok:
         typer.echo(f"FAIL {report.keys.message}")
     else:
@@ -220,6 +265,18 @@ def _boards_json(boards: list[Board]) -> list[dict[str, Any]]:
     return [board_to_dict(b) for b in boards]
 
 
+def _echo_page(page: dict[str, Any] | None, quiet: bool, width: int = 0) -> None:
+    """The verification page's SHA-256 (a value to publish) and a note on where it was
+    written (nothing when it was not asked for)."""
+    if page is not None:
+        typer.echo(f"{'page':<{width}} {page['sha256']}  {page['file']}")
+        _note(
+            f"wrote {page['file']} (the verification page; publish it and its SHA-256 too: "
+            "players check the boards with it in a browser, offline)",
+            quiet,
+        )
+
+
 # ------------------------------------------------------------------------------ options
 BoardFormatOpt = Annotated[BoardFormat, format_option("Board file format.")]
 EventOpt = Annotated[str, option("--event", "The event name (exact text).")]
@@ -229,6 +286,19 @@ KeyFileOpt = Annotated[
 DvOpt = Annotated[str, typer.Option("--dv", help="The delayed value (UTF-8, byte-exact).")]
 SessionOpt = Annotated[int, typer.Option("--session", min=1, help="Session number (1 or more).")]
 SqdArg = Annotated[Path, typer.Argument(help="The event file (EVENT.sqd).")]
+VerifyPageOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--verify-page",
+        help="Also write the verification page (one offline HTML file) to FILE.",
+    ),
+]
+LfOpt = Annotated[
+    bool,
+    typer.Option(
+        "--lf", help="LF line ends in PBN (CRLF by default, as PBN 2.1 and Big Deal on Windows)."
+    ),
+]
 PlanOpt = Annotated[
     str | None,
     typer.Option(
@@ -259,8 +329,13 @@ def bigdeal(
     ] = None,
     fmt: BoardFormatOpt = BoardFormat.PBN,
     out: Annotated[Path | None, out_option("Write to FILE instead of stdout.")] = None,
+    event: Annotated[
+        str | None, option("--event", "Event name for the PBN Event tag (Big Deal writes ?).")
+    ] = None,
+    lf: LfOpt = False,
     overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Deal boards exactly as Big Deal 2.0 does."""
     if (hash_hex is None) == (entropy is None):
@@ -272,20 +347,32 @@ def bigdeal(
     made = bigdeal_boards(seed, owner, parse_board_range(boards))
     warning = entropy_warning(entropy) if entropy is not None else None
     if out is not None or not as_json:
-        _emit(render_boards(made, fmt, generator=GENERATOR, pbn_style="bigdeal"), out, overwrite)
+        data = render_boards(
+            made,
+            fmt,
+            generator=GENERATOR,
+            pbn_style="bigdeal",
+            event=event if event is not None else "?",
+            title=event or "Hand record",
+            newline="\n" if lf else "\r\n",
+        )
+        _emit(data, out, overwrite)
     if warning is not None:  # after the boards: an error above stays the only line
-        typer.echo(f"warning: {warning}", err=True)
+        _note(f"warning: {warning}", quiet)
     if as_json:
         _echo_json(
+            "bigdeal",
             {
-                "scheme": "bigdeal",
                 "owner": owner,
+                "event": event,
                 "seed": seed.hex(),
                 "file": None if out is None else str(out),
                 "format": fmt.value if out is not None else None,
                 "boards": _boards_json(made),
                 "warnings": [] if warning is None else [warning],
-            }
+            },
+            BIGDEAL_ALGORITHM_ID,
+            KEYED,
         )
 
 
@@ -307,6 +394,7 @@ def squaredeal_new(
     ] = "",
     overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Create an event description (.sqd) with its phases.
 
@@ -317,10 +405,12 @@ def squaredeal_new(
     """
     event = new_event(sqd, name, phase, delayed_info, overwrite=overwrite)
     if as_json:
-        _echo_json({"event_file": str(sqd), **_event_to_dict(event)})
+        result = {"event_file": str(sqd), **_event_to_dict(event)}
+        _echo_json("squaredeal new", result, SQUAREDEAL_ALGORITHM_ID)
         return
-    typer.echo(
-        f"wrote {sqd} ({len(event.phases)} phase(s)); next: croupier squaredeal publish {sqd}"
+    _note(
+        f"wrote {sqd} ({len(event.phases)} phase(s)); next: croupier squaredeal publish {sqd}",
+        quiet,
     )
 
 
@@ -348,26 +438,37 @@ def squaredeal_publish(
     key_file: Annotated[
         Path | None, typer.Option("--keys", help="Key file to create (default EVENT.sqk).")
     ] = None,
+    verify_page: VerifyPageOpt = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Make the secret keys (EVENT.sqk) and record their hash KH in the .sqd.
+
+    --verify-page also writes the verification page (one offline HTML file)
+    to publish with the .sqd: after the event players open it, give it the
+    .sqd, the revealed .sqk and the session files, and see every board checked.
 
     \b
     Examples:
       croupier squaredeal publish EV.sqd     # writes EV.sqk (keep it secret), KH into EV.sqd
+      croupier squaredeal publish EV.sqd --verify-page verify.html
     """
+    if verify_page is not None:
+        check_verify_page(verify_page)  # before the keys: a refused page leaves nothing behind
     done = publish_keys(sqd, key_file)
+    page = write_verify_page(verify_page) if verify_page is not None else None
     if as_json:
-        _echo_json(
-            {
-                "event_file": str(done.event_file),
-                "key_file": str(done.key_file),
-                "key_hash": done.key_hash,
-            }
-        )
+        result = {
+            "event_file": str(done.event_file),
+            "key_file": str(done.key_file),
+            "key_hash": done.key_hash,
+            "verify_page": page,
+        }
+        _echo_json("squaredeal publish", result, SQUAREDEAL_ALGORITHM_ID, OS_KEYS)
         return
-    typer.echo(f"wrote {done.key_file} (keep it secret until the event is over)")
+    _note(f"wrote {done.key_file} (keep it secret until the event is over)", quiet)
     typer.echo(f"KH {done.key_hash}  (publish {done.event_file.name} now)")
+    _echo_page(page, quiet)
 
 
 @squaredeal_app.command("set-dv")
@@ -375,6 +476,7 @@ def squaredeal_set_dv(
     sqd: SqdArg,
     value: Annotated[str, typer.Argument(help="The delayed value, used byte for byte.")],
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Record the delayed value (DV) exactly as given (once, after publish).
 
@@ -384,7 +486,8 @@ def squaredeal_set_dv(
     """
     event = set_delayed_value(sqd, value)
     if as_json:
-        _echo_json({"event_file": str(sqd), "delayed_value": event.delayed_value})
+        result = {"event_file": str(sqd), "delayed_value": event.delayed_value}
+        _echo_json("squaredeal set-dv", result, SQUAREDEAL_ALGORITHM_ID)
         return
     typer.echo(f"DV {value}")
 
@@ -409,10 +512,20 @@ def squaredeal_make(
     ] = None,
     out: Annotated[Path, out_option("Folder for the files.")] = Path("."),
     fmt: BoardFormatOpt = BoardFormat.PBN,
+    event: Annotated[
+        str | None,
+        option("--event", "Event name for the PBN Event tag (default: TN; SquareDeal writes ?)."),
+    ] = None,
+    lf: LfOpt = False,
     overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Deal the sessions into one file each (SquareDeal's names; never overwrites).
+
+    PBN files have Big Deal's layout with the event's name (TN, or --event)
+    in the Event tag and CRLF line ends (--lf: LF); --event "?" --lf gives
+    SquareDeal's own files byte for byte, but for the Generator tag.
 
     \b
     Examples:
@@ -430,6 +543,8 @@ def squaredeal_make(
         fmt=fmt,
         overwrite=overwrite,
         generator=GENERATOR,
+        event_name=event if event is not None else load_event(sqd).name,
+        newline="\n" if lf else "\r\n",
     )
     if as_json:
         files = [
@@ -442,10 +557,11 @@ def squaredeal_make(
             }
             for m in made
         ]
-        _echo_json({"format": fmt.value, "files": files})
+        result = {"format": fmt.value, "files": files}
+        _echo_json("squaredeal make", result, SQUAREDEAL_ALGORITHM_ID, KEYED)
         return
     for m in made:
-        typer.echo(f"wrote {m.path} (boards {m.boards[0].number}-{m.boards[-1].number})")
+        _note(f"wrote {m.path} (boards {m.boards[0].number}-{m.boards[-1].number})", quiet)
 
 
 @squaredeal_app.command("verify")
@@ -458,6 +574,7 @@ def squaredeal_verify(
         option("--boards", "The boards announced for phases whose board spec is '?': A-B."),
     ] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check KH, regenerate every session and compare with the files (exit 0 = all match).
 
@@ -474,7 +591,8 @@ def squaredeal_verify(
       croupier squaredeal verify EV.sqd EV.sqk --boards 1-24 sets/ASK1.pbn
     """
     numbers = parse_board_range(boards) if boards is not None else None
-    _print_report(verify_sessions(sqd, sqk, files, boards=numbers), as_json)
+    report = verify_sessions(sqd, sqk, files, boards=numbers)
+    _print_report(report, as_json, "squaredeal verify", SQUAREDEAL_ALGORITHM_ID)
 
 
 # ------------------------------------------------------------------------------ boards
@@ -483,39 +601,53 @@ def boards_new_key(
     event: EventOpt,
     key_file: Annotated[Path, typer.Option("--key-file", help="Secret key file to create.")],
     plan: PlanOpt = None,
+    verify_page: VerifyPageOpt = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Make a secret key (64 hex digits) and print the commitment to publish.
 
     With --plan the commitment is croupier-boards/2 and covers the board plan
     (publish the plan with it); without, croupier-boards/1 (key and event).
+    --verify-page also writes the verification page (one offline HTML file)
+    to publish with the commitment.
 
     \b
     Examples:
       croupier boards new-key --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key
       croupier boards new-key --event "Club Cup" --key-file cup.key
+      croupier boards new-key --event "Club Cup" --plan "1:1-16;2:17-32" --key-file cup.key \\
+          --verify-page verify.html
     """
+    if verify_page is not None:
+        check_verify_page(verify_page)  # before the key: a refused page leaves nothing behind
     made = new_key_file(key_file, event, _plan(plan))
+    page = write_verify_page(verify_page) if verify_page is not None else None
     if as_json:
-        _echo_json(
-            {
-                "key_file": str(made.key_file),
-                **_scheme_json(made.algorithm, made.event, made.plan),
-                "commitment": made.commitment,
-            }
-        )
+        result = {
+            "key_file": str(made.key_file),
+            **_scheme_json(made.event, made.plan),
+            "commitment": made.commitment,
+            "verify_page": page,
+        }
+        _echo_json("boards new-key", result, made.algorithm, OS_KEYS)
         return
-    typer.echo(f"wrote {made.key_file} (keep it secret until the event is over)")
+    _note(f"wrote {made.key_file} (keep it secret until the event is over)", quiet)
     typer.echo(f"algorithm  {made.algorithm}")
     typer.echo(f"event      {made.event}")
     if made.plan is not None:
         typer.echo(f"plan       {made.plan.format()}")
     typer.echo(f"commitment {made.commitment}")
+    _echo_page(page, quiet, width=10)
 
 
 @boards_app.command("commitment")
 def boards_commitment(
-    event: EventOpt, key_file: KeyFileOpt, plan: PlanOpt = None, as_json: JsonOpt = False
+    event: EventOpt,
+    key_file: KeyFileOpt,
+    plan: PlanOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Print the commitment of a key file for an event (and board plan, with --plan).
 
@@ -531,10 +663,7 @@ def boards_commitment(
         algorithm, value = ALGORITHM_PLAN, plan_commitment(key, event, parsed)
     if as_json:
         _echo_json(
-            {
-                **_scheme_json(algorithm, event, parsed),
-                "commitment": value,
-            }
+            "boards commitment", {**_scheme_json(event, parsed), "commitment": value}, algorithm
         )
         return
     typer.echo(value)
@@ -562,10 +691,16 @@ def boards_make(
     plan: PlanOpt = None,
     fmt: BoardFormatOpt = BoardFormat.PBN,
     out: Annotated[Path | None, out_option("Write to FILE instead of stdout.")] = None,
+    lf: LfOpt = False,
     overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Deal the boards of one session (the plan's boards, or --boards).
+
+    The event name goes into every PBN Event tag.  --format html writes the
+    hand record: it names event and session and gives the commitment, the
+    delayed value and how to verify the boards (never the key).
 
     \b
     Examples:
@@ -578,32 +713,62 @@ def boards_make(
     numbers = _session_boards(parsed, boards, session)
     key = read_key_file(key_file)
     algorithm = ALGORITHM if parsed is None else ALGORITHM_PLAN
-    made = make_boards(key, event, delayed_value.encode("utf-8"), session, numbers)
+    made = make_boards(key, event, delayed_value_bytes(delayed_value), session, numbers)
     if out is not None or not as_json:
-        generator = f"{GENERATOR} {algorithm}"
-        title = f"{event} — session {session}"
-        _emit(render_boards(made, fmt, generator=generator, title=title), out, overwrite)
+        if fmt is BoardFormat.HTML:
+            data = _boards_hand_record(made, event, key, delayed_value, session, parsed, numbers)
+        else:
+            generator = f"{GENERATOR} {algorithm}"
+            newline = "\n" if lf else "\r\n"
+            data = render_boards(made, fmt, generator=generator, event=event, newline=newline)
+        _emit(data, out, overwrite)
     if as_json:
-        _echo_json(
-            {
-                **_scheme_json(algorithm, event, parsed),
-                "delayed_value": delayed_value,
-                "session": session,
-                "file": None if out is None else str(out),
-                "format": fmt.value if out is not None else None,
-                "boards": _boards_json(made),
-            }
-        )
+        result = {
+            **_scheme_json(event, parsed),
+            "delayed_value": delayed_value,
+            "session": session,
+            "file": None if out is None else str(out),
+            "format": fmt.value if out is not None else None,
+            "boards": _boards_json(made),
+        }
+        _echo_json("boards make", result, algorithm, KEYED)
+
+
+def _boards_hand_record(
+    made: list[Board],
+    event: str,
+    key: bytes,
+    delayed_value: str,
+    session: int,
+    plan: BoardPlan | None,
+    numbers: range,
+) -> bytes:
+    """The HTML hand record of a session: event, session, commitment, DV, how to verify."""
+    from croupier.formats.hand_record import HandRecord, render_hand_record
+    from croupier.tournament.provenance import boards_provenance
+
+    value = commitment(key, event) if plan is None else plan_commitment(key, event, plan)
+    provenance = boards_provenance(
+        event,
+        value,
+        delayed_value,
+        session,
+        plan=plan,
+        boards=numbers if plan is None else None,
+    )
+    record = HandRecord.from_boards(
+        made, event=event, session=f"Session {session}", provenance=provenance
+    )
+    return render_hand_record(record, "html")
 
 
 @boards_app.command("verify")
 def boards_verify(
     event: EventOpt,
-    key_file: KeyFileOpt,
     commitment_hex: Annotated[
         str, typer.Option("--commitment", help="The commitment published before the event.")
     ],
-    dv: DvOpt,
+    delayed_value: DvOpt,
     session: SessionOpt,
     files: Annotated[list[Path], typer.Argument(help="Board files of this session.")],
     boards: Annotated[
@@ -611,11 +776,21 @@ def boards_verify(
         option("--boards", "The boards each file must hold (croupier-boards/1): N or A-B."),
     ] = None,
     plan: PlanOpt = None,
+    key_file: Annotated[
+        Path | None, typer.Option("--key-file", help="The revealed key file (64 hex digits).")
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option("--key", help="The revealed key as 64 hex digits (instead of --key-file)."),
+    ] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check the commitment and regenerate the boards in FILES (exit 0 = all match).
 
-    Give the board plan published with a croupier-boards/2 commitment
+    The key revealed after the event is --key-file or --key HEX.  Event name
+    and plan must be exactly the published text: a commitment that does not
+    match says so.  Give the board plan published with a croupier-boards/2 commitment
     (--plan), or, for a croupier-boards/1 commitment, the boards each file
     must hold (--boards; a NOTE says the commitment does not cover them).
     Each file must hold exactly the session's boards, in order: a missing,
@@ -628,11 +803,22 @@ def boards_verify(
           --commitment 2492166a... --dv "15234.56" --session 1 cup1.pbn
       croupier boards verify --event "Club Cup" --key-file cup.key \\
           --commitment 2492166a... --dv "15234.56" --session 1 --boards 1-16 cup1.pbn
+      croupier boards verify --event "Club Cup" --plan "1:1-16;2:17-32" --key 5e0c... \\
+          --commitment 2492166a... --dv "15234.56" --session 1 cup1.pbn
     """
     parsed = _plan(plan)
     _session_boards(parsed, boards, session)  # one of the two, valid, before any file is read
     numbers = parse_board_range(boards) if boards is not None else None
     report = verify_boards(
-        key_file, event, commitment_hex, dv, session, files, numbers, plan=parsed
+        key_file,
+        event,
+        commitment_hex,
+        delayed_value,
+        session,
+        files,
+        numbers,
+        plan=parsed,
+        key=key,
     )
-    _print_report(report, as_json)
+    algorithm = ALGORITHM if parsed is None else ALGORITHM_PLAN
+    _print_report(report, as_json, "boards verify", algorithm)

@@ -8,6 +8,13 @@
 >>> 0 <= d.number < d.layout.count
 True
 
+Stacks (a stock, a pond, War's piles) come in the order they were dealt, top
+first; layouts with stacks are dealt by ``croupier-deal/3``:
+
+>>> pond = deal("go-fish", source=make_source(seed="demo", purpose="deal")).remainder
+>>> len(pond), pond == sorted(pond, key=make_layout("go-fish").index), deal_algorithm("go-fish")
+(31, False, 'croupier-deal/3')
+
 The same seed, layout, method and algorithm version always give the same deal.
 """
 
@@ -20,30 +27,55 @@ from itertools import compress
 from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
 from croupier.dealing.methods import get_deal_method
-from croupier.errors import CroupierError, DealNotationError
+from croupier.dealing.notation import format_oneline, format_pbn_deal
+from croupier.errors import CroupierError, DealNotationError, RankingError
 from croupier.orders import sort_cards
 from croupier.randomness.source import OsRandomSource, RandomSource
 from croupier.randomness.uniform import UniformSampler
 from croupier.ranking.partitions import decimal, lex_table, subsets_rank
 from croupier.ranking.schemes import get_scheme
+from croupier.ranking.stacks import stacks_code, stacks_from_code
 
 __all__ = [
     "ALGORITHM_ID",
     "DEFAULT_SCHEME",
     "RUN_MARGIN_BITS",
+    "STACKS_ALGORITHM_ID",
     "Deal",
     "deal",
+    "deal_algorithm",
     "deal_from_number",
     "deal_from_piles",
     "deal_many",
 ]
 
 ALGORITHM_ID = "croupier-deal/2"
-"""Id and version of the dealing algorithm; bumped whenever a seed would give another deal.
+"""Id and version of the dealing algorithm of layouts without stacks; bumped whenever a
+seed would give another deal.
 
 Version 2: the 32-bit margin starts at a run's second deal, whatever the count
 (version 1 chose it by count, so ``--count 1`` and ``--count 2`` began differently).
 """
+
+STACKS_ALGORITHM_ID = "croupier-deal/3"
+"""Id of the dealing algorithm of layouts with stacks (:attr:`Layout.ordered`): version 2
+extended to deal every stack's order too (``docs/dealing.md``).  Without stacks version 3
+makes the deals of version 2, so those deals keep the id ``croupier-deal/2``.
+"""
+
+
+def deal_algorithm(layout: Layout | str) -> str:
+    """The id of the deals of ``layout``: ``croupier-deal/3`` when it has stacks, else ``/2``.
+
+    >>> deal_algorithm("bridge"), deal_algorithm("war")
+    ('croupier-deal/2', 'croupier-deal/3')
+    """
+    if isinstance(layout, str):
+        from croupier.dealing.layout import make_layout
+
+        layout = make_layout(layout)
+    return STACKS_ALGORITHM_ID if layout.ordered else ALGORITHM_ID
+
 
 RUN_MARGIN_BITS = 32
 """The margin (in bits) of the uniform draws of a run's second and later deals."""
@@ -55,8 +87,9 @@ DEFAULT_SCHEME = "croupier"
 class Deal:
     """One deal of a layout: the cards of every pile, and how they were dealt.
 
-    ``piles[i]`` holds the cards of ``layout.piles[i]`` in the deck's canonical
-    order.  ``number`` is the deal's number under the ``croupier`` scheme
+    ``piles[i]`` holds the cards of ``layout.piles[i]``: a set in the deck's
+    canonical order, a stack in its dealt order, top first.  ``number`` is the
+    deal's number under the ``croupier`` scheme
     (:meth:`number_in` gives it under any other).  ``bits_used`` is the
     randomness spent on this deal, ``source`` the kind of source it came from.
     Treat a deal as immutable.  Two deals are equal when their layouts and
@@ -87,11 +120,11 @@ class Deal:
         bits_used: float = 0.0,
         source: str = "none",
         number: int | None = None,
-        algorithm: str = ALGORITHM_ID,
+        algorithm: str | None = None,
         masks: tuple[bytes, ...] | None = None,
     ) -> None:
-        if piles is None and masks is None:
-            raise CroupierError("a deal needs its piles or their masks")
+        if piles is None and (masks is None or number is None):
+            raise CroupierError("a deal needs its piles, or their masks and its number")
         self.layout = layout
         self._piles = piles
         self._masks = masks
@@ -99,20 +132,23 @@ class Deal:
         self.bits_used = bits_used
         self.source = source
         self._number = number
-        self.algorithm = algorithm
+        self.algorithm = deal_algorithm(layout) if algorithm is None else algorithm
 
     @property
     def piles(self) -> tuple[tuple[Card, ...], ...]:
-        """The cards of every pile of the layout, in deck order.
+        """The cards of every pile of the layout: sets in deck order, stacks top first.
 
         The fast dealing path stores each pile as a 0/1 mask over the cards the
-        earlier piles left (a complete, compact record of the deal); the card
-        tuples are built from it the first time they are read.
+        earlier piles left (with the deal's number, a complete, compact record of
+        the deal); the card tuples are built from it the first time they are read.
         """
         piles = self._piles
         if piles is None:
             masks = self._masks if self._masks is not None else ()
-            piles = self._piles = _piles_from_masks(self.layout.deck, masks)
+            piles = _piles_from_masks(self.layout.deck, masks)
+            if self.layout.ordered and self._number is not None:
+                piles = _ordered(self.layout, piles, self._number % self.layout.arrangements)
+            self._piles = piles
         return piles
 
     def __repr__(self) -> str:
@@ -122,24 +158,72 @@ class Deal:
         )
 
     def __str__(self) -> str:
-        """The deal for people: a header, then a line per pile, highest card first.
+        """The deal for people: a header, then a line per pile.
 
-        Cards are sorted in the game's order and shown with suit symbols; the
-        header gives the game, the deal number (``croupier`` scheme) and the method.
+        Cards are shown with suit symbols: a set sorted in the game's order,
+        highest first, a stack in its order, top first; the header gives the
+        game, the deal number (``croupier`` scheme) and the method.
 
         >>> from croupier.dealing.layout import make_layout
-        >>> print(deal_from_number(make_layout("war"), 0))
+        >>> print(deal_from_number(make_layout("war").without_stacks(), 0))
         war deal 0 (method number)
         P1  A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥
         P2  A♦ K♦ Q♦ J♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 2♦ A♣ K♣ Q♣ J♣ 10♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣ 2♣
+        >>> lay = make_layout(hands=[1], deck="stripped:A").with_stacks("stock")
+        >>> print(deal_from_number(lay, 5))
+        custom deal 5 (method number)
+        P1     A♠
+        stock  A♣ A♥ A♦ (top first)
         """
         layout = self.layout
         width = max((len(p.name) for p in layout.piles), default=0)
         lines = [f"{layout.game} deal {decimal(self.number)} (method {self.method})"]
         for pile, cards in zip(layout.piles, self.piles, strict=True):
-            hand = sort_cards(cards, layout.order, descending=True)
-            lines.append(f"{pile.name:<{width}}  {format_cards(hand, 'symbol') or '—'}")
+            if pile.ordered:
+                shown = format_cards(cards, "symbol") + " (top first)"
+            else:
+                shown = format_cards(sort_cards(cards, layout.order, descending=True), "symbol")
+            lines.append(f"{pile.name:<{width}}  {shown or '—'}")
         return "\n".join(lines)
+
+    @property
+    def pbn(self) -> str:
+        """The PBN deal string, North first: ``N:<N> <E> <S> <W>`` (bridge-like layouts only).
+
+        What ``croupier deal --format pbn-deal`` prints and every PBN reader takes.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> deal_from_number(make_layout("bridge"), 1).pbn
+        'N:AKQJT98765432... .AKQJT98765432.. ..AKQJT9876543.A ..2.KQJT98765432'
+        >>> deal_from_number(make_layout("euchre"), 0).pbn
+        Traceback (most recent call last):
+        ...
+        croupier.errors.DealNotationError: a PBN deal holds four bridge hands (N, E, S, W of 13 \
+cards of the standard deck), not a euchre deal; use .oneline
+        """
+        if not self.layout.bridge_like:
+            raise DealNotationError(
+                "a PBN deal holds four bridge hands (N, E, S, W of 13 cards of the standard "
+                f"deck), not a {self.layout.game} deal; use .oneline"
+            )
+        return format_pbn_deal(self.piles)
+
+    @property
+    def oneline(self) -> str:
+        """The deal on one line, as ``croupier deal --format oneline`` writes it (no line end).
+
+        Bridge-like layouts: dealer's ``printoneline``, ``n <N> e <E> s <S> w <W>``
+        with hands as in PBN (dealer adds a space before the line end).  Any
+        other layout: every pile with its cards highest first, piles separated
+        by `` | ``.
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> deal_from_number(make_layout("bridge"), 0).oneline
+        'n AKQJT98765432... e .AKQJT98765432.. s ..AKQJT98765432. w ...AKQJT98765432'
+        >>> deal_from_number(make_layout(hands=[2, 1], deck="stripped:AK"), 0).oneline
+        'P1 AS KS | P2 AH | stock KH AD KD AC KC'
+        """
+        return format_oneline(self.layout, self.piles)
 
     def _repr_html_(self) -> str:
         """Notebook display: a compass diagram for bridge-like deals, else a table of piles.
@@ -168,7 +252,8 @@ class Deal:
 
     @property
     def remainder(self) -> list[Card]:
-        """The cards of the remainder pile (stock, pond, kitty…), empty if there is none."""
+        """The cards of the remainder pile (stock, pond, kitty…), empty if there is none;
+        top first when the pile is a stack."""
         if self.layout.remainder_name is None:
             return []
         return list(self.piles[-1])
@@ -187,15 +272,40 @@ class Deal:
                 owners[index(card)] = i
         return owners
 
+    def stack_code(self) -> int:
+        """The code of the stacks' orders (``0`` without stacks; :mod:`croupier.ranking.stacks`).
+
+        >>> from croupier.dealing.layout import make_layout
+        >>> deal_from_number(make_layout("euchre"), 23).stack_code()
+        23
+        """
+        layout = self.layout
+        if not layout.ordered:
+            return 0
+        if self._number is not None:
+            return self._number % layout.arrangements
+        index = layout.index
+        perms = []
+        for i in layout.stack_piles:
+            cards = [index(c) for c in self.piles[i]]
+            place = {pos: rank for rank, pos in enumerate(sorted(cards))}
+            perms.append([place[pos] for pos in cards])
+        return stacks_code(perms)
+
     @property
     def number(self) -> int:
-        """The deal number under the ``croupier`` scheme (base 0)."""
+        """The deal number under the ``croupier`` scheme (base 0): with stacks, the number of
+        the piles' cards times ``∏ k!`` plus :meth:`stack_code` (``docs/deal-numbers.md``)."""
         if self._number is None:
-            self._number = subsets_rank(self.owners(), self.layout.sizes, "lex")
+            owners = subsets_rank(self.owners(), self.layout.sizes, "lex")
+            self._number = owners * self.layout.arrangements + self.stack_code()
         return self._number
 
     def number_in(self, scheme: str) -> int:
         """The deal's number under ``scheme`` (see :mod:`croupier.ranking.schemes`).
+
+        With stacks, the scheme numbers the piles' cards and the stack code is
+        appended as for the ``croupier`` scheme: ``(n - base) · ∏ k! + code + base``.
 
         >>> from croupier.dealing.layout import make_layout
         >>> d = deal_from_number(make_layout("bridge"), 0)
@@ -204,13 +314,35 @@ class Deal:
         """
         if scheme == DEFAULT_SCHEME:
             return self.number
-        return get_scheme(scheme).rank(self.layout.deck, self.layout.sizes, self.owners())
+        s = get_scheme(scheme)
+        number = s.rank(self.layout.deck, self.layout.sizes, self.owners())
+        if not self.layout.ordered:
+            return number
+        return (number - s.base) * self.layout.arrangements + self.stack_code() + s.base
 
 
-def _piles_from_owners(layout: Layout, owners: Sequence[int]) -> tuple[tuple[Card, ...], ...]:
+def _ordered(
+    layout: Layout, piles: tuple[tuple[Card, ...], ...], code: int
+) -> tuple[tuple[Card, ...], ...]:
+    """``piles`` (every pile in deck order) with the stacks put in the order ``code`` names."""
+    stacks = layout.stack_piles
+    perms = stacks_from_code(code, [layout.piles[i].size for i in stacks])
+    out = list(piles)
+    for i, perm in zip(stacks, perms, strict=True):
+        out[i] = tuple(piles[i][place] for place in perm)
+    return tuple(out)
+
+
+def _piles_from_owners(
+    layout: Layout, owners: Sequence[int], orders: dict[int, list[int]] | None = None
+) -> tuple[tuple[Card, ...], ...]:
     piles: list[list[Card]] = [[] for _ in layout.piles]
     for card, owner in zip(layout.deck, owners, strict=True):
         piles[owner].append(card)
+    if orders:
+        deck = layout.deck
+        for i, positions in orders.items():
+            piles[i] = [deck[pos] for pos in positions]
     return tuple(tuple(p) for p in piles)
 
 
@@ -293,6 +425,22 @@ class _FastUnranker:
         return _piles_from_masks(self.deck, self.masks(number))
 
 
+_UNRANKERS: dict[int, tuple[Layout, _FastUnranker]] = {}
+"""Unrankers (and the tables they fill in) of recent layouts, by identity: a layout is immutable."""
+
+
+def _fast_unranker(layout: Layout) -> _FastUnranker:
+    """The unranker of ``layout``, kept for the next deal of the same layout object."""
+    kept = _UNRANKERS.get(id(layout))
+    if kept is not None and kept[0] is layout:
+        return kept[1]
+    fast = _FastUnranker(layout)
+    if len(_UNRANKERS) >= 64:
+        _UNRANKERS.clear()
+    _UNRANKERS[id(layout)] = (layout, fast)
+    return fast
+
+
 def _piles_from_masks(
     deck: tuple[Card, ...], masks: tuple[bytes, ...]
 ) -> tuple[tuple[Card, ...], ...]:
@@ -309,8 +457,10 @@ def _piles_from_masks(
 def deal_from_piles(layout: Layout, piles: Sequence[Sequence[Card]]) -> Deal:
     """The deal giving ``piles[i]`` to ``layout.piles[i]`` (the remainder may be left out).
 
-    Every card must be in the layout's deck, appear once, and every pile must
-    have its size; otherwise :class:`~croupier.errors.DealNotationError`.
+    A stack keeps the order given (top first); a set's order does not matter.
+    A remainder left out takes the cards left, in deck order.  Every card must
+    be in the layout's deck, appear once, and every pile must have its size;
+    otherwise :class:`~croupier.errors.DealNotationError`.
 
     >>> from croupier.cards import parse_cards
     >>> from croupier.dealing.layout import make_layout
@@ -349,21 +499,41 @@ def deal_from_piles(layout: Layout, piles: Sequence[Sequence[Card]]) -> Deal:
                 f"{names[i]} has {len(cards)} cards; {layout.game} gives it {layout.piles[i].size}"
             )
     owners = [owner[c] for c in layout.deck]
-    return Deal(layout, _piles_from_owners(layout, owners), "given", 0.0, "none")
+    index = layout.index
+    orders = {i: [index(c) for c in given[i]] for i in layout.stack_piles}
+    return Deal(layout, _piles_from_owners(layout, owners, orders), "given", 0.0, "none")
 
 
 def deal_from_number(layout: Layout, number: int, scheme: str = DEFAULT_SCHEME) -> Deal:
     """The deal with ``number`` under ``scheme`` (no randomness).
 
+    With stacks, ``number - base`` is read as ``n · ∏ k! + code``: ``n + base`` the
+    scheme's number of the piles' cards, ``code`` the stacks' orders
+    (``docs/deal-numbers.md``).
+
     >>> from croupier.dealing.layout import make_layout
     >>> d = deal_from_number(make_layout("bridge"), 1, "bigdeal")
     >>> [c.code for c in d.piles[3]][:2]
     ['2D', 'KC']
+    >>> [c.code for c in deal_from_number(make_layout("euchre"), 23).remainder]
+    ['9C', 'QC', 'JC', 'TC']
     """
     s = get_scheme(scheme)
-    owners = s.unrank(layout.deck, layout.sizes, number)
     known = number if scheme == DEFAULT_SCHEME else None
-    return Deal(layout, _piles_from_owners(layout, owners), "number", 0.0, "none", known)
+    if not layout.ordered:
+        owners = s.unrank(layout.deck, layout.sizes, number)
+        return Deal(layout, _piles_from_owners(layout, owners), "number", 0.0, "none", known)
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise RankingError(f"deal number must be an integer, got {number!r}")
+    if not s.base <= number < s.base + layout.count:
+        raise RankingError(
+            f"deal number {decimal(number)} out of range for scheme {s.name!r}; "
+            f"expected {s.base} <= number <= {decimal(s.base + layout.count - 1)}"
+        )
+    high, code = divmod(number - s.base, layout.arrangements)
+    owners = s.unrank(layout.deck, layout.sizes, high + s.base)
+    piles = _ordered(layout, _piles_from_owners(layout, owners), code)
+    return Deal(layout, piles, "number", 0.0, "none", known)
 
 
 def deal_many(
@@ -411,26 +581,29 @@ def deal_many(
     kind = src.kind
     m = get_deal_method(method)
     total = layout.count
+    algorithm = deal_algorithm(layout)
     if m.name == "optimal" and len(layout.deck) <= FAST_UNRANK_CARDS:
-        fast = _FastUnranker(layout)
+        fast = _fast_unranker(layout)
         below = sampler.below
+        orders = layout.arrangements  # 1 without stacks: the number is the piles' number
         for i in range(count):
             if i == 1 and run_margin is not None:
                 sampler.margin_bits = run_margin
             before = src.bits_used
             number = below(total)
-            masks = fast.masks(number)
+            masks = fast.masks(number if orders == 1 else number // orders)
             bits = src.bits_used - before
-            yield Deal(layout, None, "optimal", bits, kind, number, ALGORITHM_ID, masks)
+            yield Deal(layout, None, "optimal", bits, kind, number, algorithm, masks)
         return
     # Other methods, and the optimal one on big decks (plain unranking, no tables).
+    stacks = layout.stack_piles
     for i in range(count):
         if i == 1 and run_margin is not None:
             sampler.margin_bits = run_margin
         before = src.bits_used
-        owners, known = m.run(layout.sizes, sampler)
-        piles = _piles_from_owners(layout, owners)
-        yield Deal(layout, piles, m.name, src.bits_used - before, kind, known)
+        owners, orders_, known = m.deal(layout.sizes, sampler, stacks)
+        piles = _piles_from_owners(layout, owners, orders_)
+        yield Deal(layout, piles, m.name, src.bits_used - before, kind, known, algorithm)
 
 
 def deal(

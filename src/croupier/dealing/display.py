@@ -4,7 +4,8 @@ A bridge-like deal (four 13-card hands N, E, S, W) shows North at the top, West
 and East at the sides and South at the bottom, each hand a line per suit
 (spades, hearts, diamonds, clubs; a void as ``—``), hearts and diamonds red.
 Any other deal is a table with a row per pile (hands, shared piles, the
-remainder), its cards grouped by suit, highest first in the game's order.
+remainder), a set's cards grouped by suit, highest first in the game's order,
+a stack's cards in their order, top first.
 Each card carries its code in ``data-card``.  Rendering is pure: no
 randomness, no I/O.
 
@@ -21,21 +22,17 @@ from collections.abc import Sequence
 
 from croupier.cards import BRIDGE_SUITS, Card
 from croupier.dealing.deal import Deal
+from croupier.dealing.notation import sorted_hand
 from croupier.html import VOID, card_html, escape, suit_row_html, table_html
-from croupier.orders import get_order, sort_cards
+from croupier.orders import get_order
 from croupier.ranking.partitions import decimal
+from croupier.seats import SEATS, Seat
 
-__all__ = ["deal_html", "hand_html"]
+__all__ = ["deal_html", "deals_table_html", "hand_html", "stack_html"]
 
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 _SUITS = BRIDGE_SUITS
 _SHOWN_DIGITS = 60  # longer deal numbers (decks of hundreds of cards) are cut in the middle
-
-
-def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
-    """Highest first in ``order``, jokers last (as the text diagrams show them)."""
-    plain = [c for c in cards if not c.is_joker]
-    return sort_cards(plain, order, descending=True) + [c for c in cards if c.is_joker]
+_BIG_REMAINDER = 13  # a remainder pile of more cards (a stock) is left out of deal tables
 
 
 def hand_html(cards: Sequence[Card], order: str = "bridge") -> str:
@@ -51,11 +48,29 @@ def hand_html(cards: Sequence[Card], order: str = "bridge") -> str:
     >>> hand_html([])
     '<span class="croupier-hand">—</span>'
     """
-    ranked = _sorted(cards, order)
+    ranked = sorted_hand(cards, order)
     suits = get_order(order).suits or _SUITS
     groups = [suit_row_html(s, ranked) for s in suits if any(c.suit is s for c in ranked)]
     groups += [card_html(c) for c in ranked if c.is_joker]
     return '<span class="croupier-hand">' + ("&ensp; ".join(groups) or VOID) + "</span>"
+
+
+def stack_html(cards: Sequence[Card]) -> str:
+    """A stack on one line, in its order (top first), marked as such; empty as ``—``.
+
+    >>> from croupier.cards import parse_cards
+    >>> html = stack_html(parse_cards("2C AS"))
+    >>> html.index('data-card="2C"') < html.index('data-card="AS"'), "top first" in html
+    (True, True)
+    """
+    if not cards:
+        return '<span class="croupier-stack">' + VOID + "</span>"
+    shown = " ".join(card_html(c) for c in cards)
+    return f'<span class="croupier-stack" title="top first">{shown} <i>(top first)</i></span>'
+
+
+def _pile_html(cards: Sequence[Card], ordered: bool, order: str) -> str:
+    return stack_html(cards) if ordered else hand_html(cards, order)
 
 
 def _number_text(deal: Deal) -> str:
@@ -73,11 +88,11 @@ def _caption(deal: Deal) -> str:
 
 
 def _seat_html(seat: str, cards: Sequence[Card], order: str) -> str:
-    ranked = _sorted(cards, order)
+    ranked = sorted_hand(cards, order)
     rows = "<br>".join(suit_row_html(s, ranked) for s in _SUITS)
     return (
         f'<div class="croupier-hand" data-seat="{escape(seat)}" style="white-space:nowrap">'
-        f"<b>{escape(_SEAT_NAMES[seat])}</b><br>{rows}</div>"
+        f"<b>{escape(Seat(seat).long_name)}</b><br>{rows}</div>"
     )
 
 
@@ -90,7 +105,7 @@ _COMPASS_ROSE = (
 def _compass(deal: Deal) -> str:
     order = deal.layout.order
     seats = {p.name: cards for p, cards in zip(deal.layout.piles, deal.piles, strict=True)}
-    hand = {seat: _seat_html(seat, seats[seat], order) for seat in _SEAT_NAMES}
+    hand = {seat.letter: _seat_html(seat.letter, seats[seat], order) for seat in SEATS}
     rows = [
         ["", hand["N"], ""],
         [hand["W"], _COMPASS_ROSE, hand["E"]],
@@ -105,7 +120,7 @@ def _piles(deal: Deal) -> str:
         [
             escape(pile.name) if pile.is_hand else f"<i>{escape(pile.name)}</i>",
             str(len(cards)),
-            hand_html(cards, order),
+            _pile_html(cards, pile.ordered, order),
         ]
         for pile, cards in zip(deal.layout.piles, deal.piles, strict=True)
     ]
@@ -123,7 +138,42 @@ def deal_html(deal: Deal) -> str:
     >>> page = deal_html(deal_from_number(make_layout("skat"), 0))
     >>> page.count("data-card="), "<i>skat</i>" in page
     (32, True)
+    >>> "top first" in deal_html(deal_from_number(make_layout("euchre"), 0))
+    True
     """
     if deal.layout.bridge_like:
         return _compass(deal)
     return _piles(deal)
+
+
+def deals_table_html(deals: Sequence[Deal], *, caption: str, first: int = 0) -> str:
+    """Several deals of one layout as a table: a row per deal, a column per pile.
+
+    Rows are numbered from ``first``; a remainder of more than 13 cards (the
+    stock of most games) is left out.  Each hand is grouped by suit, highest
+    first (:func:`hand_html`); a stack is shown in its order (:func:`stack_html`).
+
+    >>> from croupier.dealing.deal import deal_from_number
+    >>> from croupier.dealing.layout import make_layout
+    >>> lay = make_layout("holdem", players=2)
+    >>> page = deals_table_html([deal_from_number(lay, k) for k in (0, 1)], caption="two")
+    >>> page.count("<tr>"), page.count("data-card="), ">stock<" in page
+    (3, 18, False)
+    """
+    if not deals:
+        return table_html([], caption=caption, kind="deals")
+    layout = deals[0].layout
+    shown = [
+        i
+        for i, pile in enumerate(layout.piles)
+        if pile.is_hand or pile.name != layout.remainder_name or pile.size <= _BIG_REMAINDER
+    ]
+    header = ["deal", *(layout.piles[i].name for i in shown)]
+    rows = [
+        [
+            str(first + k),
+            *(_pile_html(deal.piles[i], layout.piles[i].ordered, layout.order) for i in shown),
+        ]
+        for k, deal in enumerate(deals)
+    ]
+    return table_html(rows, header=header, caption=caption, kind="deals")

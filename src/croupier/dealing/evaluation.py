@@ -29,9 +29,11 @@ __all__ = [
     "ALT_COUNT_NAMES",
     "ALT_COUNT_SCALES",
     "BALANCED",
+    "BALANCED_PATTERNS",
     "CONTROL_SCALE",
     "HCP_SCALE",
     "SEMI_BALANCED",
+    "SEMI_BALANCED_PATTERNS",
     "EvaluationError",
     "ShapePattern",
     "ShapeTerm",
@@ -106,11 +108,21 @@ ALT_COUNT_SCALES: tuple[tuple[int, ...], ...] = (
 )
 """The default scales of ``dealer``'s alternate counts ``pt0`` … ``pt9`` (``altcount``)."""
 
-BALANCED = "any 4333 + any 4432 + any 5332"
-"""The balanced patterns (not a ``dealer`` function; the usual definition)."""
+BALANCED_PATTERNS: tuple[tuple[int, int, int, int], ...] = (
+    (4, 3, 3, 3),
+    (4, 4, 3, 2),
+    (5, 3, 3, 2),
+)
+"""The balanced hand patterns, longest suit first (not a ``dealer`` function; the usual ones)."""
 
-SEMI_BALANCED = BALANCED + " + any 5422 + any 6322"
+SEMI_BALANCED_PATTERNS = (*BALANCED_PATTERNS, (5, 4, 2, 2), (6, 3, 2, 2))
 """The semi-balanced patterns: the balanced ones, 5422 and 6322 (not 7222)."""
+
+BALANCED = " + ".join(f"any {''.join(map(str, p))}" for p in BALANCED_PATTERNS)
+"""``"any 4333 + any 4432 + any 5332"``: :data:`BALANCED_PATTERNS` in dealer's shape language."""
+
+SEMI_BALANCED = " + ".join(f"any {''.join(map(str, p))}" for p in SEMI_BALANCED_PATTERNS)
+"""``BALANCED + " + any 5422 + any 6322"``: :data:`SEMI_BALANCED_PATTERNS` as a shape."""
 
 _RANK_POS = {rank: i for i, rank in enumerate(SCALE_RANKS)}  # A=0, K=1, ..., 2=12
 
@@ -652,10 +664,6 @@ def shape(hand: Iterable[Card], pattern: str | ShapePattern) -> bool:
     return pattern.matches(lengths)
 
 
-_BALANCED = {(4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2)}
-_SEMI_BALANCED = _BALANCED | {(5, 4, 2, 2), (6, 3, 2, 2)}
-
-
 def is_balanced(hand: Iterable[Card]) -> bool:
     """Whether the hand is 4333, 4432 or 5332 in any suit order (:data:`BALANCED`).
 
@@ -665,7 +673,7 @@ def is_balanced(hand: Iterable[Card]) -> bool:
     >>> is_balanced(parse_cards("AS KS QS JS AH KH QH AD KD QD AC KC QC"))
     True
     """
-    return sorted_shape(hand) in _BALANCED
+    return sorted_shape(hand) in BALANCED_PATTERNS
 
 
 def is_semi_balanced(hand: Iterable[Card]) -> bool:
@@ -675,4 +683,4 @@ def is_semi_balanced(hand: Iterable[Card]) -> bool:
     >>> is_semi_balanced(parse_cards("AS KS QS JS TS AH KH QH JH AD KD AC KC"))
     True
     """
-    return sorted_shape(hand) in _SEMI_BALANCED
+    return sorted_shape(hand) in SEMI_BALANCED_PATTERNS

@@ -1,35 +1,45 @@
 """Layouts: who gets how many cards of which deck, and what is left over.
 
 A :class:`Layout` is a deck (in a fixed canonical order), a list of hands
-(seat or player names with sizes), shared piles (a board, an upcard, a
+(seat or player names with sizes), shared piles (a flop, an upcard, a
 starter) and the remainder (stock, pond, kitty, skat) that takes whatever is
-left.  The number of distinct deals of a layout is the multinomial
-``n! / (k_1! k_2! …)`` over all piles, remainder included.
+left.  Every pile is either a *set*, whose order carries no information (a
+bridge hand, the skat), or a *stack*, a sequence listed top first (a stock, a
+pond, a War pile, the euchre kitty with its turn-up card on top).  The number
+of distinct deals of a layout is the multinomial ``n! / (k_1! k_2! …)`` over
+all piles, remainder included, times ``k!`` for every stack of ``k`` cards.
 
-Game presets follow the real rules for deck and hand sizes:
+Game presets follow the published rules for deck, hand sizes and piles
+(``docs/games.md`` names the source of each):
 
 >>> make_layout("bridge").describe()
 'bridge: N 13, E 13, S 13, W 13 from standard (52 cards)'
 >>> make_layout("go-fish", players=4).describe()
-'go-fish: P1 5, P2 5, P3 5, P4 5, pond 32 from standard (52 cards)'
+'go-fish: P1 5, P2 5, P3 5, P4 5, pond 32 from standard (52 cards); stacks: pond'
 >>> make_layout("holdem", players=2).describe()
-'holdem: P1 2, P2 2, board 5, stock 43 from standard (52 cards)'
+'holdem: P1 2, P2 2, flop 3, turn 1, river 1, stock 43 from standard (52 cards); stacks: stock'
 >>> make_layout(hands=[7, 7, 7]).describe()
 'custom: P1 7, P2 7, P3 7, stock 31 from standard (52 cards)'
 >>> make_layout("bridge").count
 53644737765488792839237440000
+>>> from math import factorial
+>>> make_layout("war").count == make_layout("war").partitions * factorial(26) ** 2
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
 
 from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card
 from croupier.errors import LayoutError, bounded_decimal, excerpt
 from croupier.ranking.partitions import multinomial
+from croupier.ranking.stacks import arrangements
+from croupier.seats import SEATS
 
 __all__ = [
     "GAMES",
@@ -50,6 +60,9 @@ Numbering and unranking deals take time that grows faster than the square of
 the deck size, so bigger decks are refused before any card is built (see
 ``docs/limits.md``).
 """
+
+_SHOWN_STOCK = 13
+"""A remainder stack of more cards is a stock that text output leaves out unless asked."""
 
 _SUIT_POS = {s: i for i, s in enumerate(BRIDGE_SUITS)}
 _RANK_POS = {r: i for i, r in enumerate(BRIDGE_RANKS)}
@@ -81,15 +94,24 @@ def canonical_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 @dataclass(frozen=True)
 class Pile:
-    """One pile of a layout: a hand (``is_hand``) or a shared/leftover pile.
+    """One pile of a layout: a player's (``is_hand``) or a shared/leftover pile, and a set
+    (``stack=False``: its order carries no information) or a stack (a sequence, top first).
 
     >>> Pile("N", 13)
-    Pile(name='N', size=13, is_hand=True)
+    Pile(name='N', size=13, is_hand=True, stack=False)
+    >>> Pile("stock", 31, is_hand=False, stack=True).ordered
+    True
     """
 
     name: str
     size: int
     is_hand: bool = True
+    stack: bool = False
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the pile's order is part of the deal: a stack of two or more cards."""
+        return self.stack and self.size > 1
 
 
 @dataclass(frozen=True)
@@ -140,9 +162,85 @@ class Layout:
         return len(self.hand_piles)
 
     @cached_property
-    def count(self) -> int:
-        """``M``: the number of distinct deals, ``n! / ∏ k!`` over all piles."""
+    def stack_piles(self) -> tuple[int, ...]:
+        """The indices of the piles whose order is dealt: the stacks of two or more cards.
+
+        >>> make_layout("euchre").stack_piles, make_layout("bridge").stack_piles
+        ((4,), ())
+        """
+        return tuple(i for i, p in enumerate(self.piles) if p.ordered)
+
+    @cached_property
+    def ordered(self) -> bool:
+        """Whether some pile's order is dealt (a stack of two or more cards).
+
+        >>> make_layout("war").ordered, make_layout("skat").ordered
+        (True, False)
+        """
+        return any(p.ordered for p in self.piles)
+
+    @cached_property
+    def partitions(self) -> int:
+        """``M``: the ways to split the deck into the piles, ``n! / ∏ k!`` over all piles."""
         return multinomial(self.sizes)
+
+    @cached_property
+    def arrangements(self) -> int:
+        """``∏ k!`` over the stacks: the orders the stacks can lie in (1 without stacks)."""
+        return arrangements([self.piles[i].size for i in self.stack_piles])
+
+    @cached_property
+    def count(self) -> int:
+        """The number of distinct deals: :attr:`partitions` times :attr:`arrangements`.
+
+        >>> make_layout("euchre").count == make_layout("euchre").partitions * 24
+        True
+        """
+        return self.partitions * self.arrangements
+
+    @property
+    def stock_pile(self) -> int | None:
+        """The index of the stock, the face-down draw pile a table does not show: the
+        remainder when it is a stack of more than 13 cards (else ``None``).
+
+        >>> make_layout("holdem").stock_pile, make_layout("euchre").stock_pile
+        (9, None)
+        """
+        if self.remainder_name is None:
+            return None
+        last = self.piles[-1]
+        return len(self.piles) - 1 if last.stack and last.size > _SHOWN_STOCK else None
+
+    def with_stacks(self, *names: str) -> Layout:
+        """The same layout with the piles ``names`` as stacks (dealt in order, top first).
+
+        >>> make_layout(hands=[7, 7]).with_stacks("stock").describe()
+        'custom: P1 7, P2 7, stock 38 from standard (52 cards); stacks: stock'
+        >>> make_layout("bridge").with_stacks("Q")
+        Traceback (most recent call last):
+        ...
+        croupier.errors.LayoutError: no pile 'Q' in bridge; the piles are N, E, S, W
+        """
+        known = [p.name for p in self.piles]
+        for name in names:
+            if name not in known:
+                raise LayoutError(
+                    f"no pile {excerpt(name)} in {self.game}; the piles are {', '.join(known)}"
+                )
+        piles = tuple(
+            Pile(p.name, p.size, p.is_hand, p.stack or p.name in names) for p in self.piles
+        )
+        return replace(self, piles=piles)
+
+    def without_stacks(self) -> Layout:
+        """The same layout with every pile a set: the deals of ``croupier-deal/2`` and
+        ``croupier-bulk/1``, which dealt every game so.
+
+        >>> make_layout("go-fish").without_stacks().ordered
+        False
+        """
+        piles = tuple(Pile(p.name, p.size, p.is_hand) for p in self.piles)
+        return replace(self, piles=piles)
 
     @property
     def bridge_like(self) -> bool:
@@ -153,8 +251,10 @@ class Layout:
         """
         from croupier.ranking.schemes import is_bridge_deck
 
-        return [p.name for p in self.piles] == ["N", "E", "S", "W"] and is_bridge_deck(
-            self.deck, self.sizes
+        return (
+            [p.name for p in self.piles] == list(_NESW)
+            and not self.ordered
+            and is_bridge_deck(self.deck, self.sizes)
         )
 
     def __contains__(self, card: object) -> bool:
@@ -174,22 +274,30 @@ class Layout:
                 f"card {card.code!r} is not in the {self.deck_name} deck of this layout"
             ) from None
 
-    def pile_records(self) -> list[dict[str, str | int]]:
-        """Every pile as a JSON-ready record: name, size and kind (hand, remainder or pile).
+    def pile_records(self) -> list[dict[str, str | int | bool]]:
+        """Every pile as a JSON-ready record: name, size, kind (hand, remainder or pile),
+        and ``"stack": true`` for a stack (its cards are listed top first).
 
         >>> make_layout("euchre").pile_records()[-1]
-        {'name': 'kitty', 'size': 4, 'kind': 'remainder'}
+        {'name': 'kitty', 'size': 4, 'kind': 'remainder', 'stack': True}
+        >>> make_layout("bridge").pile_records()[0]
+        {'name': 'N', 'size': 13, 'kind': 'hand'}
         """
-        records: list[dict[str, str | int]] = []
+        records: list[dict[str, str | int | bool]] = []
         for p in self.piles:
             kind = "hand" if p.is_hand else "remainder" if p.name == self.remainder_name else "pile"
-            records.append({"name": p.name, "size": p.size, "kind": kind})
+            record: dict[str, str | int | bool] = {"name": p.name, "size": p.size, "kind": kind}
+            if p.stack:
+                record["stack"] = True
+            records.append(record)
         return records
 
     def describe(self) -> str:
-        """One line: the piles with their sizes and the deck."""
+        """One line: the piles with their sizes and the deck, then the stacks if any."""
         piles = ", ".join(f"{p.name} {p.size}" for p in self.piles)
-        return f"{self.game}: {piles} from {self.deck_name} ({len(self.deck)} cards)"
+        text = f"{self.game}: {piles} from {self.deck_name} ({len(self.deck)} cards)"
+        stacks = [p.name for p in self.piles if p.stack]
+        return text + (f"; stacks: {', '.join(stacks)}" if stacks else "")
 
 
 # -- decks ------------------------------------------------------------------------------
@@ -243,7 +351,7 @@ def _without(cards: list[Card], codes: str) -> list[Card]:
 
 # -- game presets ----------------------------------------------------------------------
 
-_NESW = ("N", "E", "S", "W")
+_NESW = tuple(seat.letter for seat in SEATS)  # the pile names of four-handed partnership games
 
 
 def _names(players: int, compass: bool = False) -> list[str]:
@@ -255,19 +363,22 @@ class GameSetup(NamedTuple):
     """What a game preset builds for a number of players: the deck and the piles.
 
     ``remainder`` names the pile that takes the cards left over (``stock``,
-    ``pond``, ``kitty``, ...), or is ``None`` when the game deals out the whole deck.
+    ``pond``, ``kitty``, ...), or is ``None`` when the game deals out the whole
+    deck; ``remainder_stack`` says whether that pile is a stack (dealt in order,
+    top first, like a stock one draws from) or a set.
 
     >>> setup = GAMES["euchre"].build(4)
     >>> setup.deck_name, len(setup.cards), [p.size for p in setup.piles], setup.remainder
     ('euchre', 24, [5, 5, 5, 5], 'kitty')
-    >>> GAMES["bridge"].build(4).remainder is None
-    True
+    >>> setup.remainder_stack, GAMES["bridge"].build(4).remainder is None
+    (True, True)
     """
 
     deck_name: str
     cards: list[Card]
     piles: list[Pile]
     remainder: str | None
+    remainder_stack: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,19 +398,6 @@ class GamePreset:
     aliases: tuple[str, ...] = ()
 
 
-def _fixed(
-    deck: str, size: int, seats: Sequence[str], rest: str | None = None, drop: str = ""
-) -> Callable[[int], GameSetup]:
-    def build(players: int) -> GameSetup:
-        cards = _deck(deck)
-        if drop:
-            cards = _without(cards, drop)
-        piles = [Pile(s, size) for s in seats]
-        return GameSetup(deck, cards, piles, rest)
-
-    return build
-
-
 def _bridge4(players: int) -> GameSetup:
     return GameSetup("standard", _deck("standard"), [Pile(s, 13) for s in _NESW], None)
 
@@ -314,29 +412,41 @@ def _hearts(players: int) -> GameSetup:
 
 def _go_fish(players: int) -> GameSetup:
     size = 7 if players <= 3 else 5
-    return GameSetup(
-        "standard", _deck("standard"), [Pile(s, size) for s in _names(players)], "pond"
-    )
+    piles = [Pile(s, size) for s in _names(players)]
+    return GameSetup("standard", _deck("standard"), piles, "pond", True)
+
+
+def _war(players: int) -> GameSetup:
+    piles = [Pile(s, 52 // players, stack=True) for s in _names(players)]
+    return GameSetup("standard", _deck("standard"), piles, None)
 
 
 def _ratscrew(players: int) -> GameSetup:
     base, extra = divmod(52, players)
-    piles = [Pile(s, base + (1 if i < extra else 0)) for i, s in enumerate(_names(players))]
+    piles = [
+        Pile(s, base + (1 if i < extra else 0), stack=True) for i, s in enumerate(_names(players))
+    ]
     return GameSetup("standard", _deck("standard"), piles, None)
 
 
 def _per_player(
-    size: int,
-    shared: Sequence[tuple[str, int]] = (),
-    rest: str | None = "stock",
-    deck: str = "standard",
+    size: int, shared: Sequence[tuple[str, int]] = (), deck: str = "standard"
 ) -> Callable[[int], GameSetup]:
+    """``size`` cards each, then the ``shared`` piles in turn, then the stock (a stack)."""
+
     def build(players: int) -> GameSetup:
         piles = [Pile(s, size) for s in _names(players)]
         piles += [Pile(name, k, is_hand=False) for name, k in shared]
-        return GameSetup(deck, _deck(deck), piles, rest)
+        return GameSetup(deck, _deck(deck), piles, "stock", True)
 
     return build
+
+
+_BOARD = (("flop", 3), ("turn", 1), ("river", 1))
+"""The community cards of hold'em and Omaha, in the order they are turned."""
+
+_BOARD_BURNS = (("burn1", 1), ("flop", 3), ("burn2", 1), ("turn", 1), ("burn3", 1), ("river", 1))
+"""The same with a burn card before the flop, the turn and the river, as casinos deal."""
 
 
 def _cribbage(players: int) -> GameSetup:
@@ -345,13 +455,25 @@ def _cribbage(players: int) -> GameSetup:
     if players == 3:
         piles.append(Pile("crib", 1, is_hand=False))
     piles.append(Pile("starter", 1, is_hand=False))
-    return GameSetup("standard", _deck("standard"), piles, "stock")
+    return GameSetup("standard", _deck("standard"), piles, "stock", True)
+
+
+def _euchre(players: int) -> GameSetup:
+    piles = [Pile(s, 5) for s in _NESW]
+    return GameSetup("euchre", _deck("euchre"), piles, "kitty", True)
+
+
+def _skat(players: int) -> GameSetup:
+    return GameSetup("skat", _deck("skat"), [Pile(s, 10) for s in ("P1", "P2", "P3")], "skat")
 
 
 def _pinochle(players: int) -> GameSetup:
-    size = {2: 12, 3: 15, 4: 12}[players]
-    rest = {2: "stock", 3: "widow", 4: None}[players]
     seats = _names(players, True)
+    if players == 2:
+        piles = [Pile(s, 12) for s in seats] + [Pile("trump", 1, is_hand=False)]
+        return GameSetup("pinochle", _deck("pinochle"), piles, "stock", True)
+    size = {3: 15, 4: 12}[players]
+    rest = {3: "widow", 4: None}[players]
     return GameSetup("pinochle", _deck("pinochle"), [Pile(s, size) for s in seats], rest)
 
 
@@ -368,18 +490,16 @@ GAMES: dict[str, GamePreset] = {
             "go-fish",
             (2, 3, 4, 5, 6),
             3,
-            "7 cards each for 2-3 players, 5 for 4-6; the rest is the pond",
+            "7 cards each for 2-3 players, 5 for 4-6; the rest is the pond (a stack)",
             _go_fish,
             aliases=("gofish",),
         ),
-        GamePreset(
-            "war", (2,), 2, "26 cards each", _fixed("standard", 26, ("P1", "P2")), order="bridge"
-        ),
+        GamePreset("war", (2,), 2, "26 cards each, face-down stacks", _war),
         GamePreset(
             "ratscrew",
             (2, 3, 4, 5, 6, 7, 8),
             2,
-            "Egyptian Ratscrew: the whole deck as evenly as possible",
+            "Egyptian Ratscrew: the whole deck as evenly as possible, face-down stacks",
             _ratscrew,
             aliases=("egyptian-ratscrew",),
         ),
@@ -387,7 +507,7 @@ GAMES: dict[str, GamePreset] = {
             "draw",
             (2, 3, 4, 5, 6, 7),
             4,
-            "five-card draw: 5 cards each, the rest is the stock",
+            "five-card draw: 5 cards each, the rest is the stock (a stack)",
             _per_player(5),
             aliases=("five-card-draw", "poker"),
         ),
@@ -395,22 +515,37 @@ GAMES: dict[str, GamePreset] = {
             "holdem",
             tuple(range(2, 11)),
             6,
-            "Texas hold'em: 2 hole cards each, 5 board cards",
-            _per_player(2, [("board", 5)]),
+            "Texas hold'em: 2 hole cards each, flop, turn, river, the stock (a stack)",
+            _per_player(2, _BOARD),
             aliases=("texas-holdem", "hold-em", "texas"),
+        ),
+        GamePreset(
+            "holdem-burn",
+            tuple(range(2, 11)),
+            6,
+            "Texas hold'em with a burn card before the flop, the turn and the river",
+            _per_player(2, _BOARD_BURNS),
+            aliases=("texas-holdem-burn",),
         ),
         GamePreset(
             "omaha",
             tuple(range(2, 11)),
             6,
-            "Omaha: 4 hole cards each, 5 board cards",
-            _per_player(4, [("board", 5)]),
+            "Omaha: 4 hole cards each, flop, turn, river, the stock (a stack)",
+            _per_player(4, _BOARD),
+        ),
+        GamePreset(
+            "omaha-burn",
+            tuple(range(2, 11)),
+            6,
+            "Omaha with a burn card before the flop, the turn and the river",
+            _per_player(4, _BOARD_BURNS),
         ),
         GamePreset(
             "gin",
             (2,),
             2,
-            "gin rummy: 10 cards each, one upcard, the rest is the stock",
+            "gin rummy: 10 cards each, one upcard, the rest is the stock (a stack)",
             _per_player(10, [("upcard", 1)]),
             aliases=("gin-rummy",),
         ),
@@ -418,29 +553,30 @@ GAMES: dict[str, GamePreset] = {
             "cribbage",
             (2, 3, 4),
             2,
-            "6 cards each (5 for 3-4 players, plus 1 to the crib for 3), a starter",
+            "6 cards each (5 for 3-4 players, plus 1 to the crib for 3), a starter, the stock",
             _cribbage,
         ),
         GamePreset(
             "euchre",
             (4,),
             4,
-            "24-card deck (9-A), 5 cards each, kitty of 4",
-            _fixed("euchre", 5, _NESW, "kitty"),
+            "24-card deck (9-A), 5 cards each, the kitty of 4 (a stack: its top card is turned)",
+            _euchre,
         ),
         GamePreset(
             "skat",
             (3,),
             3,
             "32-card deck (7-A), 10 cards each, 2 in the skat",
-            _fixed("skat", 10, ("P1", "P2", "P3"), "skat"),
+            _skat,
             order="custom:ATKQJ987:SHDC",
         ),
         GamePreset(
             "pinochle",
             (2, 3, 4),
             4,
-            "48-card deck (two of each 9-A), 12 cards each (15 + widow 3 for 3 players)",
+            "48-card deck (two of each 9-A), 12 cards each (15 + widow 3 for 3 players; "
+            "2 players: 12 each, the trump card, the stock)",
             _pinochle,
             order="pinochle",
         ),
@@ -458,6 +594,23 @@ def game_names() -> list[str]:
     ['bridge', 'whist', 'spades', 'hearts']
     """
     return list(GAMES)
+
+
+def _whole(value: object, what: str) -> int:
+    """``value`` as an int (a numpy integer too; ``bool``, floats and text refused).
+
+    >>> _whole(7, "players="), _whole(7.5, "players=")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.LayoutError: players= must be a whole number, got 7.5
+    """
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    shown = excerpt(value) if isinstance(value, str) else repr(value)[:40]
+    raise LayoutError(f"{what} must be a whole number, got {shown}")
 
 
 def _parse_sizes(hands: Sequence[int] | str) -> list[int]:
@@ -483,7 +636,15 @@ def _parse_sizes(hands: Sequence[int] | str) -> list[int]:
             )
         sizes = [v for v in values if v is not None]
     else:
-        sizes = [int(h) for h in hands]
+        if not isinstance(hands, Sequence):
+            raise LayoutError(
+                f"hands= is a list of hand sizes or text like '7,7,7', not {type(hands).__name__}"
+            )
+        if len(hands) > MAX_LAYOUT_CARDS:
+            raise LayoutError(
+                f"{len(hands)} hand sizes given; a layout has at most {MAX_LAYOUT_CARDS} piles"
+            )
+        sizes = [_whole(h, "hand size") for h in hands]
         if len(sizes) > MAX_LAYOUT_CARDS:
             raise LayoutError(
                 f"{len(sizes)} hand sizes given; a layout has at most {MAX_LAYOUT_CARDS} piles"
@@ -529,62 +690,30 @@ def make_layout(
     """
     if game is None:
         game = "custom" if hands is not None else "bridge"
+    if not isinstance(game, str):
+        raise LayoutError(
+            f"game= is a game name such as 'bridge' or a Layout, not {type(game).__name__}"
+        )
     key = game.strip().lower().replace("_", "-").replace(" ", "-")
+    if players is not None:
+        players = _whole(players, "players=")
     if players is not None and players < 1:
         raise LayoutError(f"players= must be at least 1, got {_shown(players)}")
     if key == "custom":
         if hands is None and players is None:
             raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
-        deck_name = "standard"
-        cards: list[Card] = []
-        piles: list[Pile] = []
-        rest: str | None = "stock"
-        order = "bridge"
+        setup, order = GameSetup("standard", [], [], "stock"), "bridge"
     else:
-        name = _ALIASES.get(key)
-        if name is None:
-            raise LayoutError(
-                f"unknown game {excerpt(game)}; expected one of {', '.join(GAMES)} or custom"
-            )
-        preset = GAMES[name]
-        count = preset.default_players if players is None else players
-        if hands is not None and players is None:
-            count = len(_parse_sizes(hands))
-        if count not in preset.players and hands is None:
-            allowed = preset.players
-            span = (
-                str(allowed[0])
-                if len(allowed) == 1
-                else f"{allowed[0]}-{allowed[-1]}"
-                if list(allowed) == list(range(allowed[0], allowed[-1] + 1))
-                else ", ".join(map(str, allowed))
-            )
-            verb = "is played by" if len(allowed) == 1 else "takes"
-            raise LayoutError(f"{name} {verb} {span} players, not {_shown(count)}")
-        if count in preset.players:
-            deck_name, cards, piles, rest = preset.build(count)
-        else:
-            deck_name, cards, piles, rest = preset.build(preset.default_players)
-        key = name
-        order = preset.order
+        key, setup, order = _preset_setup(game, key, players, hands)
+    deck_name, cards, piles, rest, rest_stack = setup
     if hands is not None:
-        sizes = _parse_sizes(hands)
-        if players is not None and players != len(sizes):
-            raise LayoutError(f"players={_shown(players)} but {len(sizes)} hand sizes were given")
-        shared = [p for p in piles if not p.is_hand]
-        piles = [Pile(s, k) for s, k in zip(_names(len(sizes)), sizes, strict=True)] + shared
+        piles = _resized(piles, hands, players)
         if rest is None:
             rest = "stock"
     elif key == "custom" and players is not None:
         raise LayoutError('a custom layout needs hand sizes, e.g. hands="7,7,7"')
     if deck is not None:
-        if isinstance(deck, str):
-            deck_name = deck.strip().lower()
-            _check_cards(_deck_size(deck), deck_name)  # before a big shoe is built
-            cards = _deck(deck)
-        else:
-            deck_name, cards = "custom", list(deck)
-            _check_cards(len(cards), deck_name)
+        deck_name, cards = _given_deck(deck)
     elif not cards:
         cards = _deck("standard")
     if not piles:
@@ -592,28 +721,101 @@ def make_layout(
     if names is not None:
         if len(names) != len(piles):
             raise LayoutError(f"{len(names)} names given for {len(piles)} piles")
-        piles = [Pile(n, p.size, p.is_hand) for n, p in zip(names, piles, strict=True)]
-    dealt = sum(p.size for p in piles)
-    if dealt > len(cards):
-        sizes_text = ", ".join(str(p.size) for p in piles)
-        what = "hands" if all(p.is_hand for p in piles) else "piles"
-        raise LayoutError(
-            f"{what} of {sizes_text} need {dealt} cards but the {deck_name} deck has {len(cards)}"
-        )
-    remainder: str | None = None
-    if dealt < len(cards):
-        if rest is None:
-            raise LayoutError(
-                f"{key} deals out the whole deck, but its piles take {dealt} of the "
-                f"{len(cards)} cards of {deck_name}; give hands= for a layout with a stock"
-            )
-        remainder = rest
-        piles.append(Pile(rest, len(cards) - dealt, is_hand=False))
+        piles = [Pile(n, p.size, p.is_hand, p.stack) for n, p in zip(names, piles, strict=True)]
+    remainder = _remainder(key, deck_name, len(cards), piles, rest, rest_stack)
+    if remainder is not None:
+        piles.append(remainder)
     return Layout(
         game=key,
         deck_name=deck_name,
         deck=canonical_deck(cards),
         piles=tuple(piles),
         order=order,
-        remainder_name=remainder,
+        remainder_name=remainder.name if remainder is not None else None,
     )
+
+
+def _preset_setup(
+    game: str, key: str, players: int | None, hands: Sequence[int] | str | None
+) -> tuple[str, GameSetup, str]:
+    """The preset ``key`` names, built: ``(its name, its setup, its card order)``.
+
+    The number of players is ``players``, else the number of ``hands``, else the
+    preset's default; with ``hands`` given, a number the preset does not take
+    builds the default setup (the hands replace its piles).
+    """
+    name = _ALIASES.get(key)
+    if name is None:
+        raise LayoutError(
+            f"unknown game {excerpt(game)}; expected one of {', '.join(GAMES)} or custom"
+        )
+    preset = GAMES[name]
+    count = preset.default_players if players is None else players
+    if hands is not None and players is None:
+        count = len(_parse_sizes(hands))
+    if count not in preset.players and hands is None:
+        allowed = preset.players
+        span = (
+            str(allowed[0])
+            if len(allowed) == 1
+            else f"{allowed[0]}-{allowed[-1]}"
+            if list(allowed) == list(range(allowed[0], allowed[-1] + 1))
+            else ", ".join(map(str, allowed))
+        )
+        verb = "is played by" if len(allowed) == 1 else "takes"
+        raise LayoutError(f"{name} {verb} {span} players, not {_shown(count)}")
+    setup = preset.build(count if count in preset.players else preset.default_players)
+    return name, setup, preset.order
+
+
+def _resized(piles: list[Pile], hands: Sequence[int] | str, players: int | None) -> list[Pile]:
+    """``piles`` with the hands replaced by hands of the sizes ``hands`` gives."""
+    sizes = _parse_sizes(hands)
+    if players is not None and players != len(sizes):
+        raise LayoutError(f"players={_shown(players)} but {len(sizes)} hand sizes were given")
+    shared = [p for p in piles if not p.is_hand]
+    stacks = any(p.stack for p in piles if p.is_hand)  # War's piles stay stacks
+    names_ = _names(len(sizes))
+    return [Pile(s, k, stack=stacks) for s, k in zip(names_, sizes, strict=True)] + shared
+
+
+def _given_deck(deck: str | Sequence[Card]) -> tuple[str, list[Card]]:
+    """``deck=`` (a preset name or cards), checked: ``(its name, its cards)``."""
+    if isinstance(deck, str):
+        deck_name = deck.strip().lower()
+        _check_cards(_deck_size(deck), deck_name)  # before a big shoe is built
+        return deck_name, _deck(deck)
+    if not isinstance(deck, Iterable):
+        raise LayoutError(
+            f"deck= is a deck name such as 'euchre' or a list of cards, not {type(deck).__name__}"
+        )
+    cards = list(deck)
+    _check_cards(len(cards), "custom")
+    for card in cards:
+        if not isinstance(card, Card):
+            raise LayoutError(
+                f"deck= holds cards, not {type(card).__name__}; "
+                "parse text with croupier.parse_cards"
+            )
+    return "custom", cards
+
+
+def _remainder(
+    key: str, deck_name: str, deck_size: int, piles: list[Pile], rest: str | None, stack: bool
+) -> Pile | None:
+    """The pile ``rest`` that takes the cards the ``piles`` leave (``None``: none are left)."""
+    dealt = sum(p.size for p in piles)
+    if dealt > deck_size:
+        sizes_text = ", ".join(str(p.size) for p in piles)
+        what = "hands" if all(p.is_hand for p in piles) else "piles"
+        raise LayoutError(
+            f"{what} of {sizes_text} need {dealt} cards but the {deck_name} deck has {deck_size}"
+        )
+    if dealt == deck_size:
+        return None
+    if rest is None:
+        raise LayoutError(
+            f"{key} deals out the whole deck, but its piles take {dealt} of the "
+            f"{deck_size} cards of {deck_name}; give hands= for a layout with a stock"
+        )
+    return Pile(rest, deck_size - dealt, is_hand=False, stack=stack)

@@ -31,20 +31,38 @@ recycling sampler approaches.  See ``docs/dealing.md`` and
 >>> dist = exact_distribution(lambda ch: tuple(deal_proportional((2, 2, 2), ch)[0]))
 >>> len(dist), set(dist.values())
 (90, {Fraction(1, 90)})
+
+**Stacks.**  A layout's stacks (piles dealt in order, top first) are dealt by
+:meth:`DealMethod.deal`, which returns the order of every stack too: ``optimal``
+draws one integer below ``M · ∏ k!`` (the stack orders are its low digits, see
+:mod:`croupier.ranking.stacks`); ``block``, ``round-robin`` and ``fraction``
+read each stack's order off their shuffle (``fraction`` then shuffles every card
+when the last pile is a stack); ``proportional``, ``interval`` and
+``arithmetic`` deal the owners as above, then draw the stack orders as one
+integer below ``∏ k!``.  Without stacks every method makes exactly the draws it
+made before, so hand-only layouts are dealt as they always were.
+
+>>> ordered = exact_distribution(
+...     lambda ch: METHODS["block"].deal((1, 2), ch, stacks=(1,)).key())
+>>> len(ordered), set(ordered.values())
+(6, {Fraction(1, 6)})
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from croupier.errors import CroupierError
 from croupier.randomness.uniform import Chooser
 from croupier.ranking.partitions import multinomial, subsets_unrank
+from croupier.ranking.stacks import arrangements, stacks_from_code
 
 __all__ = [
     "METHODS",
     "DealMethod",
+    "Dealt",
     "MethodResult",
     "deal_arithmetic",
     "deal_block",
@@ -56,6 +74,7 @@ __all__ = [
     "get_deal_method",
     "interval_attempt",
     "method_names",
+    "stack_orders",
 ]
 
 MethodResult = tuple[list[int], int | None]
@@ -310,24 +329,178 @@ def deal_fraction(sizes: Sequence[int], chooser: Chooser) -> MethodResult:
     return owners, None
 
 
+class Dealt(NamedTuple):
+    """A deal as a method makes it: every position's pile, every stack's order, the number.
+
+    ``owners[p]`` is the pile of deck position ``p``; ``orders[i]`` lists the deck
+    positions of stack pile ``i`` top first (only stacks of two or more cards);
+    ``number`` is the deal's ``croupier`` number when the method knows it.
+    """
+
+    owners: list[int]
+    orders: dict[int, list[int]]
+    number: int | None
+
+    def key(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """A hashable value naming the deal: the owners and the stack orders.
+
+        >>> Dealt([1, 0, 1], {1: [2, 0]}, None).key()
+        ((1, 0, 1), ((2, 0),))
+        """
+        return tuple(self.owners), tuple(tuple(self.orders[i]) for i in sorted(self.orders))
+
+
+_Ordered = Callable[[Sequence[int], Sequence[int], Chooser], Dealt]
+
+
+def _stack_sizes(sizes: Sequence[int], stacks: Sequence[int]) -> list[int]:
+    return [sizes[i] for i in stacks]
+
+
+def stack_orders(
+    owners: Sequence[int], sizes: Sequence[int], stacks: Sequence[int], code: int
+) -> dict[int, list[int]]:
+    """The deck positions of every stack, top first, from the stacks' combined code.
+
+    Stack ``i``'s cards, taken in deck order, are put in the order that
+    :func:`croupier.ranking.stacks.stacks_from_code` names.
+
+    >>> stack_orders([1, 0, 1, 1], (1, 3), (1,), 1)
+    {1: [0, 3, 2]}
+    """
+    perms = stacks_from_code(code, _stack_sizes(sizes, stacks))
+    cards: dict[int, list[int]] = {i: [] for i in stacks}
+    for pos, owner in enumerate(owners):
+        if owner in cards:
+            cards[owner].append(pos)
+    return {i: [cards[i][place] for place in perm] for i, perm in zip(stacks, perms, strict=True)}
+
+
+def _optimal_ordered(sizes: Sequence[int], stacks: Sequence[int], chooser: Chooser) -> Dealt:
+    """One integer below ``M · ∏ k!``: its high part the owners, its low part the orders."""
+    orders = arrangements(_stack_sizes(sizes, stacks))
+    number = chooser.below(multinomial(sizes) * orders)
+    high, code = divmod(number, orders)
+    owners = subsets_unrank(high, sizes, "lex")
+    return Dealt(owners, stack_orders(owners, sizes, stacks, code), number)
+
+
+def _slices(sizes: Sequence[int], order: Sequence[int], stacks: Sequence[int]) -> Dealt:
+    """Consecutive slices of a shuffled order, one per pile; a stack keeps its slice's order."""
+    owners = [0] * len(order)
+    orders: dict[int, list[int]] = {}
+    start = 0
+    for pile, k in enumerate(sizes):
+        part = list(order[start : start + k])
+        for pos in part:
+            owners[pos] = pile
+        if pile in stacks:
+            orders[pile] = part
+        start += k
+    return Dealt(owners, orders, None)
+
+
+def _block_ordered(sizes: Sequence[int], stacks: Sequence[int], chooser: Chooser) -> Dealt:
+    return _slices(sizes, _full_shuffle(sum(sizes), chooser), stacks)
+
+
+def _round_robin_ordered(sizes: Sequence[int], stacks: Sequence[int], chooser: Chooser) -> Dealt:
+    """As :func:`deal_round_robin`; a stack lists its cards in the order it received them."""
+    n = sum(sizes)
+    it = iter(_full_shuffle(n, chooser))
+    owners = [0] * n
+    received: list[list[int]] = [[] for _ in sizes]
+    left = list(sizes)
+    while any(left):
+        for pile in range(len(sizes)):
+            if left[pile]:
+                pos = next(it)
+                owners[pos] = pile
+                received[pile].append(pos)
+                left[pile] -= 1
+    return Dealt(owners, {i: received[i] for i in stacks}, None)
+
+
+def _fraction_ordered(sizes: Sequence[int], stacks: Sequence[int], chooser: Chooser) -> Dealt:
+    """As :func:`deal_fraction`, shuffling every card when the last pile is a stack."""
+    n = sum(sizes)
+    last_ordered = bool(sizes) and len(sizes) - 1 in stacks
+    d = n - 1 if last_ordered else (n - sizes[-1] if sizes else 0)
+    space = 1
+    for i in range(d):
+        space *= n - i
+    number = chooser.below(space)
+    items = list(range(n))
+    for i in range(d):
+        space //= n - i
+        r, number = divmod(number, space)
+        j = i + r
+        items[i], items[j] = items[j], items[i]
+    return _slices(sizes, items, stacks)
+
+
+def _then_orders(run: Callable[[Sequence[int], Chooser], MethodResult]) -> _Ordered:
+    """The owners by ``run``, then every stack's order from one draw below ``∏ k!``."""
+
+    def deal(sizes: Sequence[int], stacks: Sequence[int], chooser: Chooser) -> Dealt:
+        owners, _ = run(sizes, chooser)
+        code = chooser.below(arrangements(_stack_sizes(sizes, stacks)))
+        return Dealt(owners, stack_orders(owners, sizes, stacks, code), None)
+
+    return deal
+
+
 @dataclass(frozen=True)
 class DealMethod:
-    """A named deal method."""
+    """A named deal method: ``run`` deals the owners (piles as sets), :meth:`deal` any layout."""
 
     name: str
     run: Callable[[Sequence[int], Chooser], MethodResult]
     summary: str
+    ordered: _Ordered | None = field(default=None, repr=False)
+
+    def deal(self, sizes: Sequence[int], chooser: Chooser, stacks: Sequence[int] = ()) -> Dealt:
+        """A deal of piles of ``sizes``, the piles ``stacks`` dealt in order (top first).
+
+        Stacks of fewer than two cards have one order and are dealt as sets.
+        Without stacks this is :attr:`run`, draw for draw.
+
+        >>> from croupier.randomness import ScriptedChooser
+        >>> METHODS["optimal"].deal((1, 2), ScriptedChooser([5]), stacks=(1,))
+        Dealt(owners=[1, 1, 0], orders={1: [1, 0]}, number=5)
+        """
+        stacks = tuple(i for i in stacks if sizes[i] > 1)
+        if not stacks:
+            owners, number = self.run(sizes, chooser)
+            return Dealt(owners, {}, number)
+        ordered = self.ordered if self.ordered is not None else _then_orders(self.run)
+        return ordered(sizes, stacks, chooser)
 
 
 METHODS: dict[str, DealMethod] = {
     m.name: m
     for m in (
-        DealMethod("optimal", deal_optimal, "one uniform number below M, unranked (fewest bits)"),
-        DealMethod("block", deal_block, "full shuffle, consecutive slices"),
-        DealMethod("round-robin", deal_round_robin, "full shuffle, one card at a time"),
+        DealMethod(
+            "optimal",
+            deal_optimal,
+            "one uniform number below M, unranked (fewest bits)",
+            _optimal_ordered,
+        ),
+        DealMethod("block", deal_block, "full shuffle, consecutive slices", _block_ordered),
+        DealMethod(
+            "round-robin",
+            deal_round_robin,
+            "full shuffle, one card at a time",
+            _round_robin_ordered,
+        ),
         DealMethod("proportional", deal_proportional, "card by card, odds = open slots"),
         DealMethod("interval", deal_interval, "card by card, coin-flip binary search"),
-        DealMethod("fraction", deal_fraction, "partial Fisher-Yates from one random number"),
+        DealMethod(
+            "fraction",
+            deal_fraction,
+            "partial Fisher-Yates from one random number",
+            _fraction_ordered,
+        ),
         DealMethod("arithmetic", deal_arithmetic, "coin flips as one fraction, interval carried"),
     )
 }
@@ -348,6 +521,8 @@ def get_deal_method(name: str) -> DealMethod:
     >>> get_deal_method("Round_Robin").name
     'round-robin'
     """
+    if not isinstance(name, str):
+        raise CroupierError(f"method= is a deal method's name, not {type(name).__name__}")
     key = name.strip().lower().replace("_", "-")
     key = {"roundrobin": "round-robin", "shuffle": "block"}.get(key, key)
     found = METHODS.get(key)

@@ -34,22 +34,16 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Sequence
 
-from croupier.boards import (
-    SEATS,
-    Board,
-    BoardRangeError,
-    Hands,
-    Seat,
-    Vulnerability,
-    parse_board_number,
-    vulnerability_from_word,
-)
-from croupier.errors import CroupierError, DealNotationError, FileFormatError, excerpt
+from croupier.boards import Board, BoardRangeError, Hands, parse_board_number
+from croupier.errors import CroupierError, DealNotationError, FileFormatError, masked_excerpt
 from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal_partial
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.text_lines import CSV_BREAKS, count_breaks, nonblank_lines
 from croupier.ranking.bigdeal import goedel_rank
+from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
     "CSV_COLUMNS",
@@ -66,9 +60,9 @@ __all__ = [
     "read_lines_records",
 ]
 
-#: The CSV header row.
-CSV_COLUMNS = ("board", "dealer", "vulnerable", "north", "east", "south", "west", "goedel")
-_HAND_COLUMNS = ("north", "east", "south", "west")
+_HAND_COLUMNS = tuple(seat.long_name.lower() for seat in SEATS)
+#: The CSV header row: ``board,dealer,vulnerable,north,east,south,west,goedel``.
+CSV_COLUMNS = ("board", "dealer", "vulnerable", *_HAND_COLUMNS, "goedel")
 
 
 # ----------------------------------------------------------------------------- one deal
@@ -94,7 +88,7 @@ def parse_record_deal(text: str, *, partial: bool = False) -> Hands:
     if sizes != [13] * 4 and not partial:
         shown = ", ".join(str(s) for s in sizes)
         raise DealNotationError(
-            f"partial deal {excerpt(text)} (hands N, E, S, W hold {shown} cards); "
+            f"partial deal {masked_excerpt(text)} (hands N, E, S, W hold {shown} cards); "
             "partial=True keeps it"
         )
     n, e, s, w = (tuple(h) for h in hands)
@@ -105,15 +99,14 @@ def parse_record_dealer(text: str) -> Seat | None:
     """A dealer cell: ``N``, ``E``, ``S`` or ``W`` (any case), ``None`` when empty.
 
     >>> parse_record_dealer(" w "), parse_record_dealer("")
-    ('W', None)
+    (<Seat.WEST: 'W'>, None)
     """
     cleaned = text.strip().upper()
     if not cleaned:
         return None
-    for seat in SEATS:
-        if seat == cleaned:
-            return seat
-    raise FileFormatError(f"bad dealer {excerpt(text)}; expected N, E, S, W or nothing")
+    if len(cleaned) == 1 and cleaned in SEATS:
+        return Seat(cleaned)
+    raise FileFormatError(f"bad dealer {masked_excerpt(text)}; expected N, E, S, W or nothing")
 
 
 def parse_record_vulnerability(text: str) -> Vulnerability | None:
@@ -121,15 +114,15 @@ def parse_record_vulnerability(text: str) -> Vulnerability | None:
     ``Both`` too), ``None`` (Python's) when empty.
 
     >>> parse_record_vulnerability("both"), parse_record_vulnerability("")
-    ('All', None)
+    (<Vulnerability.ALL: 'All'>, None)
     """
     cleaned = text.strip()
     if not cleaned:
         return None
-    found = vulnerability_from_word(cleaned)
+    found = Vulnerability.from_word(cleaned)
     if found is None:
         raise FileFormatError(
-            f"bad vulnerability {excerpt(text)}; expected None, NS, EW, All or nothing"
+            f"bad vulnerability {masked_excerpt(text)}; expected None, NS, EW, All or nothing"
         )
     return found
 
@@ -185,19 +178,65 @@ def read_csv_records(
     return _read_csv(text, source, partial, board_required=False)
 
 
+# A row whose cells are all empty (white space, or white space in quotes), with its line end.
+_EMPTY_CELL = r'(?:"[^\S\r\n]*+"|[^\S\r\n]*+)'
+_EMPTY_ROWS = re.compile(rf"(?:{_EMPTY_CELL}(?:,{_EMPTY_CELL})*+(?:\r\n|\r|\n))*+")
+_CSV_LINE = re.compile(r"[^\r\n]*+(?:\r\n|\r|\n)?+")
+
+
+class _CsvLines:
+    """The lines of CSV text, one at a time with their line ends, for :func:`csv.reader`.
+
+    It counts lines (``line``: the last one handed out; ``row_start``: the
+    first line of the row being read), and when ``skip_empty``, passes over a
+    run of rows of empty cells in one step, but only between rows
+    (``boundary``, set by the caller after each row), never inside a quoted
+    field.  So neither a list of a million lines nor a Python step per empty
+    row is ever needed.
+    """
+
+    def __init__(self, text: str, *, skip_empty: bool) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 0
+        self.row_start = 1
+        self.skip_empty = skip_empty
+        self.boundary = False
+
+    def __iter__(self) -> _CsvLines:
+        return self
+
+    def __next__(self) -> str:
+        text, pos = self.text, self.pos
+        if self.boundary:
+            if self.skip_empty:
+                end = _EMPTY_ROWS.match(text, pos).end()  # type: ignore[union-attr]
+                self.line += count_breaks(text, pos, end, CSV_BREAKS)
+                pos = self.pos = end
+            self.row_start = self.line + 1
+            self.boundary = False
+        if pos >= len(text):
+            raise StopIteration
+        end = _CSV_LINE.match(text, pos).end()  # type: ignore[union-attr]
+        self.pos = end
+        self.line += 1
+        return text[pos:end]
+
+
 def _read_csv(text: str, source: str, partial: bool, *, board_required: bool) -> BoardFileContents:
     if not text.strip() and not board_required:
         return BoardFileContents([], [], source)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    lines = _CsvLines(text, skip_empty=not board_required)
     try:
-        return _read_csv_rows(reader, source, partial, board_required)
+        return _read_csv_rows(lines, source, partial, board_required)
     except csv.Error as exc:  # e.g. a field larger than the csv module's limit
-        raise FileFormatError(f"{source} line {reader.line_num}: bad CSV: {exc}") from None
+        raise FileFormatError(f"{source} line {lines.line}: bad CSV: {exc}") from None
 
 
 def _read_csv_rows(
-    reader: Iterator[list[str]], source: str, partial: bool, board_required: bool
+    lines: _CsvLines, source: str, partial: bool, board_required: bool
 ) -> BoardFileContents:
+    reader = csv.reader(lines)
     header = [name.strip().lower() for name in next(reader, [])]
     needed = (("board",) if board_required else ()) + _HAND_COLUMNS
     missing = [c for c in needed if c not in header]
@@ -209,23 +248,21 @@ def _read_csv_rows(
     column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    game, last_line = 0, _line_num(reader)
+    game = 0
+    lines.boundary = True
     for row in reader:
-        first_line, last_line = last_line + 1, _line_num(reader)
+        first_line = lines.row_start
+        lines.boundary = True
         if not board_required and not any(cell.strip() for cell in row):
             continue
         game += 1
+        check_games(game, source)
         cells = {name: row[index] if index < len(row) else "" for name, index in column.items()}
         try:
             records.append(_csv_record(cells, game, first_line, partial, board_required))
         except CroupierError as exc:
             skipped.append(SkippedGame(game, first_line, str(exc)))
     return BoardFileContents(records, skipped, source)
-
-
-def _line_num(reader: object) -> int:
-    line_num = getattr(reader, "line_num", 0)
-    return line_num if isinstance(line_num, int) else 0
 
 
 def _csv_record(
@@ -238,7 +275,7 @@ def _csv_record(
             number = parse_board_number(raw_number)
         except BoardRangeError:
             raise FileFormatError(
-                f"board {excerpt(raw_number)} is not a board number 1..999"
+                f"board {masked_excerpt(raw_number)} is not a board number 1..999"
             ) from None
     deal = " ".join(cells.get(c, "").strip() or "-" for c in _HAND_COLUMNS)
     hands = parse_record_deal(deal, partial=partial)
@@ -252,7 +289,7 @@ def _csv_record(
     )
     goedel = cells.get("goedel", "").strip()
     if goedel and not (record.complete and goedel == str(goedel_rank(record.hands))):
-        raise FileFormatError(f"goedel {excerpt(goedel)} does not match the hands")
+        raise FileFormatError(f"goedel {masked_excerpt(goedel)} does not match the hands")
     return record
 
 
@@ -282,11 +319,8 @@ def read_lines_records(
     """
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    game = 0
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        game += 1
+    for game, (lineno, line) in enumerate(nonblank_lines(text), start=1):
+        check_games(game, source)
         try:
             hands = parse_record_deal(line, partial=partial)
         except CroupierError as exc:
@@ -294,10 +328,7 @@ def read_lines_records(
             continue
         records.append(BoardRecord(hands, game=game, line=lineno))
     if skipped and not records and not all(s.reason.startswith("partial") for s in skipped):
-        first = skipped[0]
-        raise FileFormatError(
-            f"not a file of one deal per line: {source} line {first.line}: {first.reason}"
-        )
+        raise FileFormatError(_not_lines(source, skipped[0].line))
     return BoardFileContents(records, skipped, source)
 
 
@@ -343,15 +374,24 @@ def parse_board_lines(text: str, *, first_board: int = 1, source: str = "<lines>
     """Boards from one deal per line, numbered from ``first_board``; blank lines are skipped.
 
     >>> parse_board_lines("-  .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\\n")[0].dealer
-    'N'
+    <Seat.NORTH: 'N'>
     """
     boards: list[Board] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for lineno, line in nonblank_lines(text):
         try:
             hands = parse_record_deal(line)
             boards.append(Board.standard(first_board + len(boards), hands))
         except (CroupierError, BoardRangeError) as exc:
+            if not boards and not str(exc).startswith("partial"):  # not a file of deals at all
+                raise FileFormatError(_not_lines(source, lineno)) from None
             raise FileFormatError(f"{source} line {lineno}: {exc}") from None
     return boards
+
+
+def _not_lines(source: str, line: int) -> str:
+    """The message for a file whose first line is no deal (the line is not quoted: it may be
+    a key file given by mistake)."""
+    return (
+        f"not a file of one deal per line: {source} line {line} is not a deal "
+        "(four hands like 'AKQ.JT9.876.5432', separated by spaces)"
+    )

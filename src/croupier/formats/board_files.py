@@ -15,7 +15,8 @@ format      extension  module
 
 Two levels: :func:`render_boards`/:func:`read_boards` work on complete
 :class:`~croupier.boards.Board` values (what tournament dealing makes and
-verification checks); :func:`render_records`/:func:`read_board_file` work on
+verification checks; :func:`load_boards` reads them from a path);
+:func:`render_records`/:func:`read_board_file` work on
 :class:`~croupier.formats.records.BoardRecord` values, which keep exactly what
 a file says, partial deals and unknown values included (``croupier convert``).
 
@@ -30,10 +31,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 from croupier.boards import Board, BoardRangeError
 from croupier.errors import FileFormatError
+from croupier.files import read_file
 from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "MAX_BOARD_FILE_BYTES",
     "BoardFormat",
     "format_for_path",
+    "load_boards",
     "read_board_file",
     "read_boards",
     "render_boards",
@@ -114,12 +117,18 @@ def render_boards(
     generator: str = "croupier",
     title: str = "Hand record",
     pbn_style: str = "export",
+    event: str = "?",
+    newline: str | None = None,
 ) -> bytes:
     """The file bytes of ``boards`` in format ``fmt`` (text formats are UTF-8).
 
     ``pbn_style`` is the PBN layout: ``"export"`` (PBN 2.1 export format) or
     ``"bigdeal"`` (Big Deal 2.0's own files, byte for byte); see
-    :func:`croupier.formats.pbn.format_pbn_file`.
+    :func:`croupier.formats.pbn.format_pbn_file`.  ``event`` is the value of
+    every PBN game's ``Event`` tag (``?``: unknown) and ``newline`` (``"\\r\\n"``
+    or ``"\\n"``) its line end; by default each style keeps its own (CR LF for
+    ``export``, as PBN 2.1 requires; LF for ``bigdeal``, as Big Deal writes on
+    Linux).  The commands pass CR LF unless ``--lf`` is given.
 
     >>> render_boards([], "pbn", generator="g", pbn_style="bigdeal").splitlines()[3]
     b'[Generator "g"]'
@@ -128,7 +137,10 @@ def render_boards(
     if fmt is BoardFormat.PBN:
         from croupier.formats.pbn import format_pbn_file
 
-        return format_pbn_file(boards, generator=generator, style=pbn_style).encode("utf-8")
+        text = format_pbn_file(
+            boards, generator=generator, style=pbn_style, event=event, newline=newline
+        )
+        return text.encode("utf-8")
     if fmt is BoardFormat.LIN:
         from croupier.formats.lin import format_lin_file
 
@@ -178,6 +190,22 @@ def read_boards(
         return _read(data, fmt, source, first_board)
     except BoardRangeError as exc:  # a board number out of range, found below the parsers
         raise FileFormatError(f"{source}: {exc}") from None
+
+
+def load_boards(path: str | Path, *, first_board: int = 1) -> list[Board]:
+    """The boards of the file at ``path``, its format from the extension (:func:`read_boards`).
+
+    Errors name the file by its name (``S1.pbn: ...``); a ``.txt`` file's boards are
+    numbered from ``first_board``.
+
+    >>> load_boards("missing.pbn")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: file 'missing.pbn' not found
+    """
+    path = Path(path)
+    fmt = format_for_path(path)
+    return read_boards(read_file(path), fmt, source=path.name, first_board=first_board)
 
 
 def _read(data: bytes, fmt: BoardFormat, source: str, first_board: int) -> list[Board]:

@@ -10,10 +10,10 @@ The JSON board file (``croupier convert --to json``, :func:`format_json_records`
 ``board``, ``dealer`` and ``vulnerable`` are ``null`` where the source did not
 say; ``deal`` always starts from North, ``-`` standing for an unknown hand;
 ``skipped`` lists the games of the source that could not be read.  Reading
-takes any JSON object with a ``boards`` list (other keys, and other keys of a
-board object, are ignored, so the ``--json`` output of ``croupier bigdeal``
-reads too); a board object whose values have the wrong type or spelling is a
-skipped game.
+takes any JSON object with a ``boards`` list, or whose ``result`` is one (other
+keys, and other keys of a board object, are ignored, so the ``--json`` output of
+``croupier bigdeal``, the envelope of docs/json.md, reads too); a board object
+whose values have the wrong type or spelling is a skipped game.
 
 The board object the tournament commands print with ``--json``
 (:func:`board_to_dict`) has more keys:
@@ -35,7 +35,7 @@ The board object the tournament commands print with ``--json``
 (2, 'E', 'NS', '0', ['AS', 'KS'])
 >>> text = format_json_records([BoardRecord.from_board(Board.standard(2, goedel_unrank(0)))])
 >>> read_json_records(text).records[0].vulnerable
-'NS'
+<Vulnerability.NS: 'NS'>
 """
 
 from __future__ import annotations
@@ -45,16 +45,21 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.boards import MAX_BOARD, SEATS, VULNERABILITIES, Board
-from croupier.errors import CroupierError, FileFormatError, excerpt
+from croupier.boards import MAX_BOARD, Board, is_seat, is_vulnerability
+from croupier.errors import CroupierError, FileFormatError, masked_excerpt
 from croupier.formats.board_csv import parse_record_deal
 from croupier.formats.pbn_deal import format_pbn_deal
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.seats import SEATS
 
-__all__ = ["board_to_dict", "format_json_records", "read_json_records"]
+__all__ = ["MAX_JSON_CONTAINERS", "board_to_dict", "format_json_records", "read_json_records"]
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _MAX_INT_DIGITS = 40
+#: The most arrays and objects (``[`` and ``{``) a JSON board file may hold: 100,000 boards of
+#: ``croupier bigdeal --json`` have 600,000.  Python's own ``json`` takes up to 80 bytes for
+#: each (a file of ``[[]],[[]],...`` costs 32 times its size), so this bounds that memory.
+MAX_JSON_CONTAINERS = 1_000_000
 
 
 class _LongNumber(str):
@@ -79,11 +84,12 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     """
     return {
         "board": board.number,
-        "dealer": board.dealer,
-        "vulnerable": board.vulnerable,
+        "dealer": board.dealer.letter,
+        "vulnerable": board.vulnerable.pbn,
         "deal": format_pbn_deal(board.hands),
         "hands": {
-            seat: [c.code for c in hand] for seat, hand in zip(SEATS, board.hands, strict=True)
+            seat.letter: [c.code for c in hand]
+            for seat, hand in zip(SEATS, board.hands, strict=True)
         },
         "goedel": None if board.goedel is None else str(board.goedel),
     }
@@ -122,16 +128,26 @@ def read_json_records(
     is null).  A bad element is a skipped game (``game`` its position from 1,
     ``line`` the line it starts on); so is a partial deal unless ``partial``.
     The file's own ``skipped`` list is not read back.  Text that is not JSON,
-    or not an object with a ``boards`` list, is an error; an empty text is no
+    or not an object with a ``boards`` list (itself or as its ``result``, the
+    JSON envelope of a croupier command), is an error; an empty text is no
     records.
 
     >>> read_json_records('{"boards": [{"deal": "N:- - - -", "board": 0}]}').skipped[0].reason
     'board 0 is not a board number 1..999'
+    >>> envelope = '{"command": "boards make",\\n "result": {"boards": [\\n{"deal": "N:- - - -"}]}}'
+    >>> read_json_records(envelope, partial=True).records[0].line
+    3
     """
     if not text.strip():
         return BoardFileContents([], [], source)
+    containers = text.count("[") + text.count("{")  # an upper bound (brackets in strings count)
+    if containers > MAX_JSON_CONTAINERS:
+        raise FileFormatError(
+            f"{source}: not a JSON board file croupier reads: {containers:,} '[' and '{{' "
+            f"(at most {MAX_JSON_CONTAINERS:,}: every array and object takes memory)"
+        )
     try:
-        document, end = _DECODER.raw_decode(text, len(text) - len(text.lstrip(" \t\n\r")))
+        document, end = _DECODER.raw_decode(text, _SPACE.match(text).end())  # type: ignore[union-attr]
         if text[end:].strip():
             raise json.JSONDecodeError("Extra data", text, end)
     except json.JSONDecodeError as exc:
@@ -141,12 +157,17 @@ def read_json_records(
     except RecursionError:
         raise FileFormatError(f"{source}: not a JSON board file: nested too deeply") from None
     boards = document.get("boards") if isinstance(document, dict) else None
+    in_result = False
+    if boards is None and isinstance(document, dict) and isinstance(document.get("result"), dict):
+        boards, in_result = document["result"].get("boards"), True  # a croupier --json envelope
     if not isinstance(boards, list):
         raise FileFormatError(
             f'{source}: not a JSON board file: expected an object with a "boards" list, '
             'like {"boards": [{"board": 1, "deal": "N:..."}]}'
         )
-    lines = _element_lines(text)
+    check_games(len(boards), source)
+    del document  # the other values go now: _element_lines decodes them again, one at a time
+    lines = _element_lines(text, "result" if in_result else None)
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
     for index, element in enumerate(boards):
@@ -175,10 +196,10 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
     ):
         raise FileFormatError(f"board {_shown(number)} is not a board number 1..{MAX_BOARD}")
     dealer = element.get("dealer")
-    if dealer is not None and dealer not in SEATS:
+    if dealer is not None and not is_seat(dealer):
         raise FileFormatError(f'dealer {_shown(dealer)} is not one of "N", "E", "S", "W", null')
     vulnerable = element.get("vulnerable")
-    if vulnerable is not None and vulnerable not in VULNERABILITIES:
+    if vulnerable is not None and not is_vulnerability(vulnerable):
         raise FileFormatError(
             f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
         )
@@ -189,27 +210,30 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
 def _shown(value: object) -> str:
     """A JSON value for an error message, quoted short."""
     if isinstance(value, _LongNumber):
-        return excerpt(str(value))
+        return masked_excerpt(str(value))
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):  # pragma: no cover - values came from JSON
         text = repr(value)
-    return text if len(text) <= 40 else excerpt(text)
+    shown = masked_excerpt(text)
+    return text if len(text) <= 40 and shown == repr(text) else shown
 
 
-def _element_lines(text: str) -> list[int]:
-    """The line on which each element of the top-level ``boards`` list starts.
+def _element_lines(text: str, inside: str | None = None) -> list[int]:
+    """The line on which each element of the top-level ``boards`` list starts (``inside``:
+    of the ``boards`` list of the top-level object's key ``inside``).
 
-    Called on text that :func:`json.loads` accepted, so only the top-level
-    object and the ``boards`` list are walked here; the stdlib decoder skips
-    every value in between.  With a repeated ``boards`` key the last counts,
-    as in :func:`json.loads`.
+    Called on text that :func:`json.loads` accepted, so only the objects on the
+    way and the ``boards`` list are walked here; the stdlib decoder skips
+    every value in between.  With a repeated key the last counts, as in
+    :func:`json.loads`.
 
     >>> _element_lines('{"x": [1],\\n "boards": [\\n{}, {},\\n{}]}')
     [3, 3, 4]
+    >>> _element_lines('{"result": {"boards": [{},\\n{}]}}', "result")
+    [1, 2]
     """
     decoder = _DECODER
-    lines: list[int] = []
     counted_to, line = 0, 1
 
     def skip(pos: int) -> int:
@@ -222,24 +246,31 @@ def _element_lines(text: str) -> list[int]:
         counted_to = pos
         return line
 
-    pos = skip(0) + 1  # past "{"
-    while True:
-        pos = skip(pos)
-        if text[pos] == "}":
-            return lines
-        if text[pos] == ",":
-            pos = skip(pos + 1)
-        key, pos = decoder.raw_decode(text, pos)
-        pos = skip(skip(pos) + 1)  # past ":"
-        if key == "boards" and text[pos] == "[":
-            lines = []
-            pos = skip(pos + 1)
-            while text[pos] != "]":
-                if text[pos] == ",":
-                    pos = skip(pos + 1)
-                lines.append(line_at(pos))
+    def walk(pos: int, inside: str | None) -> tuple[list[int], int]:
+        """The lines of the object at ``pos`` (see above), and the position after it."""
+        found: list[int] = []
+        pos = skip(pos) + 1  # past "{"
+        while True:
+            pos = skip(pos)
+            if text[pos] == "}":
+                return found, pos + 1
+            if text[pos] == ",":
+                pos = skip(pos + 1)
+            key, pos = decoder.raw_decode(text, pos)
+            pos = skip(skip(pos) + 1)  # past ":"
+            if inside is not None and key == inside and text[pos] == "{":
+                found, pos = walk(pos, None)
+            elif inside is None and key == "boards" and text[pos] == "[":
+                found = []
+                pos = skip(pos + 1)
+                while text[pos] != "]":
+                    if text[pos] == ",":
+                        pos = skip(pos + 1)
+                    found.append(line_at(pos))
+                    _, pos = decoder.raw_decode(text, pos)
+                    pos = skip(pos)
+                pos += 1
+            else:
                 _, pos = decoder.raw_decode(text, pos)
-                pos = skip(pos)
-            pos += 1
-        else:
-            _, pos = decoder.raw_decode(text, pos)
+
+    return walk(0, inside)[0]

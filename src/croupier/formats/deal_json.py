@@ -4,9 +4,10 @@ A deal object has these keys:
 
 ==============  ==============================================================
 ``game``        the layout's game (``custom`` for ``--hands`` layouts)
-``layout``      ``{"deck": name, "piles": [{"name", "size", "kind"}]}``
+``layout``      ``{"deck": name, "piles": [{"name", "size", "kind"}]}`` (and
+                ``"stack": true`` for a stack)
 ``hands``       ``[{"seat", "cards": [codes]}]``, cards sorted in game order
-``piles``       shared piles that are not hands nor the remainder (a board…)
+``piles``       shared piles that are not hands nor the remainder (a flop…)
 ``remainder``   the codes left over (stock, pond, kitty…), ``[]`` if none
 ``number``      the deal number, as a decimal **string** (it exceeds 2**53)
 ``scheme``      the scheme of ``number`` (a number never travels without it)
@@ -15,6 +16,9 @@ A deal object has these keys:
 ``algorithm``   algorithm id and version, e.g. ``croupier-deal/2``
 ``source``      the kind of randomness: ``os-csprng``, ``seeded``, ``entropy``…
 ==============  ==============================================================
+
+A stack's cards (a stock, a pond, a War pile) are listed in their order, top
+first; a set's cards sorted in the game's order.
 
 >>> from croupier.dealing import deal_from_number, make_layout
 >>> obj = deal_to_dict(deal_from_number(make_layout("skat"), 0))
@@ -33,7 +37,20 @@ from croupier.formats.deal_text import sorted_hand
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.ranking.partitions import decimal
 
-__all__ = ["deal_to_dict", "deals_to_json", "format_deal_json"]
+__all__ = ["deal_to_dict", "deals_to_json", "format_deal_json", "number_to_dict", "pile_codes"]
+
+
+def pile_codes(deal: Deal, index: int) -> list[str]:
+    """The codes of pile ``index``: a stack top first, a set in the game's order.
+
+    >>> from croupier.dealing import deal_from_number, make_layout
+    >>> pile_codes(deal_from_number(make_layout("euchre"), 23), 4)
+    ['9C', 'QC', 'JC', 'TC']
+    """
+    layout = deal.layout
+    cards = deal.piles[index]
+    shown = cards if layout.piles[index].ordered else sorted_hand(cards, layout.order)
+    return [c.code for c in shown]
 
 
 def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
@@ -45,11 +62,10 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
     ('1', 'pavlicek-1', 'N:AKQJT98765432... .')
     """
     layout = deal.layout
-    order = layout.order
     hands = []
     shared = []
-    for pile, cards in zip(layout.piles, deal.piles, strict=True):
-        codes = [c.code for c in sorted_hand(cards, order)]
+    for i, pile in enumerate(layout.piles):
+        codes = pile_codes(deal, i)
         if pile.is_hand:
             hands.append({"seat": pile.name, "cards": codes})
         elif pile.name != layout.remainder_name:
@@ -62,7 +78,7 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
         },
         "hands": hands,
         "piles": shared,
-        "remainder": [c.code for c in sorted_hand(deal.remainder, order)],
+        "remainder": pile_codes(deal, len(layout.piles) - 1) if layout.remainder_name else [],
         "number": decimal(deal.number_in(scheme)),
         "scheme": scheme,
     }
@@ -103,3 +119,22 @@ def deals_to_json(
     items = [deal_to_dict(d, scheme) for d in deals]
     total = round(sum(float(d["bits_used"]) for d in items), 6)
     return json.dumps({"deals": items, "total_bits": total}, indent=indent, ensure_ascii=False)
+
+
+def number_to_dict(number: int, scheme: str, deal: Deal) -> dict[str, Any]:
+    """``{"number", "scheme", "pbn" or "hands"}``: a deal number and the deal it names.
+
+    >>> from croupier.dealing import deal_from_number, make_layout
+    >>> number_to_dict(0, "croupier", deal_from_number(make_layout("war"), 0))["hands"][0]["seat"]
+    'P1'
+    >>> sorted(number_to_dict(0, "croupier", deal_from_number(make_layout("bridge"), 0)))
+    ['number', 'pbn', 'scheme']
+    """
+    obj: dict[str, Any] = {"number": decimal(number), "scheme": scheme}
+    if deal.layout.bridge_like:
+        obj["pbn"] = format_pbn_deal(deal.piles)
+    else:
+        obj["hands"] = [
+            {"seat": p.name, "cards": pile_codes(deal, i)} for i, p in enumerate(deal.layout.piles)
+        ]
+    return obj

@@ -58,8 +58,9 @@ from dataclasses import dataclass, field
 
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import Card
-from croupier.errors import FileFormatError, bounded_decimal, excerpt
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.errors import FileFormatError, bounded_decimal, masked_excerpt
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.text_lines import LINE_BREAKS, count_breaks
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 
 __all__ = [
@@ -228,29 +229,64 @@ class _Document:
     boards: list[tuple[str, str, int]] = field(default_factory=list)
 
 
+# A line that may matter (white space first is allowed): a section header, a board, a header
+# key.  Any other line is passed over by the search, so a file of millions of other lines takes
+# no Python step for each of them; a run of section headers is taken in one step too.
+_BREAK = re.escape(LINE_BREAKS)
+_SPACE = rf"[^\S{_BREAK}]"
+_LINE_START = rf"(?:(?<=[{_BREAK}])|\A)"
+_KEYS = rf"from{_SPACE}++board|to{_SPACE}++board|status|checksum|duplicates|crypto{_SPACE}++key"
+_SECTION = rf"{_SPACE}*+\[[^{_BREAK}]*\]{_SPACE}*+(?=[{_BREAK}]|\Z)"
+_MATTERS = re.compile(
+    rf"{_LINE_START}(?:{_SECTION}|{_SPACE}*+(?:board{_SPACE}|(?:{_KEYS}){_SPACE}*+=))",
+    re.IGNORECASE,
+)
+_SECTIONS = re.compile(rf"{_SECTION}(?:(?:\r\n|[{_BREAK}]){_SECTION})*+")
+_DOCUMENT = re.compile(
+    rf"{_LINE_START}{_SPACE}*+\[{_SPACE}*+document{_SPACE}*+\]{_SPACE}*+(?=[{_BREAK}]|\Z)",
+    re.IGNORECASE,
+)
+_REST_OF_LINE = re.compile(rf"[^{_BREAK}]*+")
+
+
 def _document(text: str, source: str) -> _Document:
     doc = _Document()
     section = ""
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip().lower()
-            doc.found = doc.found or section == "document"
+    pos, counted, lineno = 0, 0, 1
+
+    def line_of(start: int) -> int:
+        nonlocal counted, lineno
+        lineno += count_breaks(text, counted, start)
+        counted = start
+        return lineno
+
+    while (found := _MATTERS.search(text, pos)) is not None:
+        start = found.start()
+        sections = _SECTIONS.match(text, start)
+        if sections is not None:  # one or more section headers, one after the other
+            pos = sections.end()
+            doc.found = doc.found or _DOCUMENT.search(text, start, pos) is not None
+            last = max(start, *(text.rfind(ch, start, pos) + 1 for ch in LINE_BREAKS))
+            section = text[last:pos].strip()[1:-1].strip().lower()
             continue
-        if section != "document" or not line or line.startswith(";"):
+        pos = _REST_OF_LINE.match(text, start).end()  # type: ignore[union-attr]
+        if section != "document":
             continue
-        key, sep, value = line.partition("=")
+        key, sep, value = text[start:pos].strip().partition("=")
         name = " ".join(key.split()).lower()
         if name.startswith("board "):
-            doc.boards.append((key.strip(), value.strip(), lineno))
+            check_games(len(doc.boards) + 1, source)
+            doc.boards.append((key.strip(), value.strip(), line_of(start)))
         elif sep and name in ("from board", "to board", "status", "checksum", "duplicates"):
             if name in doc.keys and name in ("from board", "to board"):
-                raise FileFormatError(f"{source} line {lineno}: a second {key.strip()} line")
-            doc.keys.setdefault(name, (key.strip(), value.strip(), lineno))
+                where = line_of(start)
+                raise FileFormatError(f"{source} line {where}: a second {key.strip()} line")
+            if name not in doc.keys:
+                doc.keys[name] = (key.strip(), value.strip(), line_of(start))
         elif sep and name == "crypto key" and value.strip() not in ("", "0"):
-            raise FileFormatError(
-                f"{source} line {lineno}: Crypto key={excerpt(value.strip())}: the boards of an "
-                "encrypted DLM file cannot be read (only Crypto key=0)"
+            raise FileFormatError(  # a long key is not shown: it is a secret
+                f"{source} line {line_of(start)}: Crypto key={masked_excerpt(value.strip())}: "
+                "the boards of an encrypted DLM file cannot be read (only Crypto key=0)"
             )
     return doc
 
@@ -262,8 +298,8 @@ def _header_number(doc: _Document, name: str, source: str, limit: int = 999) -> 
     number = bounded_decimal(value, 3)
     if number is None or not 1 <= number <= limit:
         raise FileFormatError(
-            f"{source} line {lineno}: bad {key} value {excerpt(value)}; expected a board number "
-            f"1..{limit}"
+            f"{source} line {lineno}: bad {key} value {masked_excerpt(value)}; expected a board "
+            f"number 1..{limit}"
         )
     return number
 
@@ -272,7 +308,7 @@ def _board(key: str, value: str) -> tuple[int, list[list[Card]] | str]:
     """Board number (0 if unreadable) and hands of a board line, or the reason it is unreadable."""
     m = _BOARD_KEY.fullmatch(" ".join(key.split()))
     if m is None or not 1 <= int(m.group(1)) <= 999:
-        line = excerpt(key + "=" + value)
+        line = masked_excerpt(key + "=" + value)
         return 0, (
             f"bad board line {line}; expected 'Board NN=' (NN 1..999) followed by 26 letters "
             "a-p and 3 digits"
@@ -282,7 +318,8 @@ def _board(key: str, value: str) -> tuple[int, list[list[Card]] | str]:
     if v is None:
         return (
             number,
-            f"board {number}: bad value {excerpt(value)}; expected 26 letters a-p and 3 digits",
+            f"board {number}: bad value {masked_excerpt(value)}; expected 26 letters a-p and "
+            "3 digits",
         )
     letters, check = v.group(1).lower(), int(v.group(2))
     hands: list[list[Card]] = [[], [], [], []]
@@ -326,8 +363,8 @@ def read_dlm_records(
     doc = _document(text, source)
     if not doc.found:
         raise FileFormatError(
-            f"not a DLM file: {source} has no [Document] section "
-            f"(it starts {excerpt(text.lstrip()[:40], 20)})"
+            f"not a DLM file: {source} has no [Document] section (a line '[Document]', then "
+            "'Board 01=...' lines)"
         )
     low = _header_number(doc, "from board", source)
     high = _header_number(doc, "to board", source)
@@ -386,7 +423,7 @@ def _checksum_problem(doc: _Document, low: int, high: int) -> list[SkippedGame]:
         SkippedGame(
             0,
             lineno,
-            f"file checksum {excerpt(value)} does not match the [Document] header "
+            f"file checksum {masked_excerpt(value)} does not match the [Document] header "
             f"(expected {' or '.join(str(r) for r in sorted(rules))}); the header was changed",
         )
     ]
@@ -397,7 +434,7 @@ def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
 
     >>> board = parse_dlm_file("[Document]\\nBoard 02=jlifaelnecgmoldfjmcflinlap020\\n")[0]
     >>> board.number, board.dealer
-    (2, 'E')
+    (2, <Seat.EAST: 'E'>)
     >>> parse_dlm_file("[Document]\\nBoard 02=jlifaelnecgmoldfjmcflinlap021\\n", source="s.dlm")
     Traceback (most recent call last):
     ...

@@ -40,11 +40,12 @@ from collections.abc import Sequence
 
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
-from croupier.errors import FileFormatError, excerpt
+from croupier.errors import FileFormatError, masked_excerpt
 from croupier.formats.dlm import consecutive_record_numbers
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
+from croupier.seats import SEATS
 
 __all__ = [
     "DUP_RECORD_BYTES",
@@ -136,38 +137,43 @@ def format_dup_file(
     return bytes(out)
 
 
-def _bri_hands(bri: bytes) -> list[list[Card]] | str:
-    """The four hands of a BRI part, or the reason it cannot be read."""
-    text = bri.decode("latin-1")
-    if not (text.isascii() and text.isdigit()):
-        return f"the BRI part must be 78 digits, got {excerpt(bri, 20)}"
-    numbers = [int(text[j : j + 2]) for j in range(0, 78, 2)]
-    if len(set(numbers)) != 39 or not all(1 <= n <= 52 for n in numbers):
-        return "BRI card numbers must be 39 distinct values 01..52"
-    hands = [[BIGDEAL_CARD_ORDER[n - 1] for n in numbers[k * 13 : (k + 1) * 13]] for k in range(3)]
+def _bri_hands(bri: bytes) -> list[list[int]] | str:
+    """The four hands of a BRI part (Big Deal card indices, sorted), or why it cannot be read."""
+    if not bri.isdigit():
+        return f"the BRI part must be 78 digits, got {masked_excerpt(bri, 20)}"
+    numbers = [int(bri[j : j + 2]) - 1 for j in range(0, 78, 2)]
     taken = set(numbers)
-    hands.append([BIGDEAL_CARD_ORDER[n - 1] for n in range(1, 53) if n not in taken])
+    if len(taken) != 39 or not all(0 <= n <= 51 for n in numbers):
+        return "BRI card numbers must be 39 distinct values 01..52"
+    hands = [sorted(numbers[k * 13 : (k + 1) * 13]) for k in range(3)]
+    hands.append([n for n in range(52) if n not in taken])
     return hands
 
 
-def _dge_ranks(chunk: bytes) -> str | None:
-    """The ``S.H.D.C`` ranks of one 17-byte DGE hand (a byte other than a rank is a suit mark)."""
-    text = "".join(chr(b) if chr(b) in BRIDGE_RANK_LETTERS else "|" for b in chunk)
-    if text.count("|") != 4 or not text.startswith("|"):
-        return None
-    return ".".join(text[1:].split("|"))
+# Every byte that is not a rank letter becomes "|", a suit mark (what the DGE part compares).
+_SUIT_MARKS = bytes(b if chr(b) in BRIDGE_RANK_LETTERS else ord("|") for b in range(256))
+_RANK_BYTES = BRIDGE_RANK_LETTERS.encode("ascii")
 
 
-def _dge_problem(dge: bytes, hands: list[list[Card]]) -> str:
+def _dge_written(hand: list[int]) -> bytes:
+    """A hand (sorted indices) as its DGE part reads once suit symbols become "|"."""
+    suits: list[bytearray] = [bytearray(), bytearray(), bytearray(), bytearray()]
+    for card in hand:
+        suits[card // 13].append(_RANK_BYTES[card % 13])
+    return b"|" + b"|".join(suits)
+
+
+def _dge_problem(dge: bytes, hands: list[list[int]]) -> str:
     """Why the DGE part disagrees with the BRI hands ("" when it agrees or holds no cards)."""
     if not dge.strip(_BLANK):
         return ""  # Big Deal's "blind" files leave it blank
-    for k, (seat, hand) in enumerate(zip("NESW", hands, strict=True)):
-        chunk = dge[17 * k : 17 * (k + 1)]
-        written = _dge_ranks(chunk)
-        if written is None:
-            return f"a DGE hand must hold 4 suit symbols and 13 ranks, got {excerpt(chunk)}"
-        if written != format_pbn_hand(hand):
+    marked = dge.translate(_SUIT_MARKS)
+    for k, (seat, hand) in enumerate(zip(SEATS, hands, strict=True)):
+        chunk = marked[17 * k : 17 * (k + 1)]
+        if chunk.count(b"|") != 4 or not chunk.startswith(b"|"):
+            shown = masked_excerpt(dge[17 * k : 17 * (k + 1)])
+            return f"a DGE hand must hold 4 suit symbols and 13 ranks, got {shown}"
+        if chunk != _dge_written(hand):
             return f"the DGE part disagrees with the BRI part for {seat}"
     return ""
 
@@ -182,8 +188,8 @@ def _lowest_board(data: bytes, count: int) -> tuple[int | None, SkippedGame | No
         if low.isascii() and low.isdigit() and 1 <= int(low) <= MAX_BOARD:
             return int(low), None
         reason = (
-            f"bad lowest board {excerpt(trailer[2:5])} in trailer {excerpt(trailer)}; "
-            "board numbers unknown"
+            f"bad lowest board {masked_excerpt(trailer[2:5])} in trailer "
+            f"{masked_excerpt(trailer)}; board numbers unknown"
         )
         return None, SkippedGame(0, i + 1, reason)
     return None, None
@@ -219,6 +225,7 @@ def read_dup_records(
             else f"not a DUP file: {source} ({len(data)} bytes) does not start with a "
             f"{DUP_RECORD_BYTES}-byte DUP record (78 digits, then the DGE hands)"
         )
+    check_games(whole, source)
     low, problem = _lowest_board(data, whole)
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = [problem] if problem else []
@@ -232,7 +239,7 @@ def read_dup_records(
         if reason or isinstance(hands, str):
             skipped.append(SkippedGame(i + 1, i + 1, str(reason)))
             continue
-        n, e, s, w = (tuple(h) for h in hands)
+        n, e, s, w = (tuple(BIGDEAL_CARD_ORDER[c] for c in h) for h in hands)
         records.append(BoardRecord((n, e, s, w), number, None, None, i + 1, i + 1))
     rest = len(data) - whole * DUP_RECORD_BYTES
     if rest:

@@ -43,41 +43,28 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from croupier.boards import (
-    MAX_BOARD,
-    SEATS,
-    Board,
-    BoardRangeError,
-    Seat,
-    Vulnerability,
-    dealer,
-    parse_board_number,
-)
-from croupier.cards import Card
-from croupier.errors import FileFormatError, excerpt
+from croupier.boards import MAX_BOARD, Board, BoardRangeError, dealer, parse_board_number
+from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
+from croupier.errors import FileFormatError, masked_excerpt
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER
+from croupier.seats import Seat, Vulnerability
 
 __all__ = [
+    "LIN_SEATS",
     "format_lin_board",
     "format_lin_file",
     "format_lin_records",
+    "lin_dealer_digit",
     "parse_lin_file",
     "read_lin_records",
 ]
 
-_LIN_SEATS: tuple[Seat, ...] = ("S", "W", "N", "E")  # md order; dealer digit d is [d - 1]
-_VUL_TO_LIN: dict[Vulnerability, str] = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
-# ``0`` (older files, deal-convert) and ``-`` also mean "none vulnerable".
-_LIN_TO_VUL: dict[str, Vulnerability] = {v: k for k, v in _VUL_TO_LIN.items()} | {
-    "0": "None",
-    "-": "None",
-}
-_SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+LIN_SEATS: tuple[Seat, ...] = Seat.SOUTH.clockwise()
+"""The seats of the hands of an ``md`` value, in order: South, West, North, East."""
+
 _ROOMS = {"o": "open", "c": "closed"}
-_SUIT_LETTERS = "SHDC"
-_RANKS = "AKQJT98765432"
 _TAG = re.compile(r"[A-Za-z]{2}")
 _QX = re.compile(r"\s*([A-Za-z]?)\s*([0-9]*)")
 _DIGITS = re.compile(r"[0-9]+")
@@ -85,11 +72,21 @@ _DIGITS = re.compile(r"[0-9]+")
 _OPENERS = {"md", "pn", "st"}
 
 
+def lin_dealer_digit(seat: Seat | str) -> str:
+    """The dealer digit of an ``md`` value: ``1`` South, ``2`` West, ``3`` North, ``4`` East.
+
+    >>> lin_dealer_digit("N"), [lin_dealer_digit(s) for s in LIN_SEATS]
+    ('3', ['1', '2', '3', '4'])
+    """
+    return str(LIN_SEATS.index(Seat.parse(seat)) + 1)
+
+
 def _lin_hand(cards: Sequence[Card]) -> str:
+    """A hand as LIN writes it, ``S…H…D…C…`` (empty for an unknown hand)."""
     if not cards:
         return ""
-    spades, hearts, diamonds, clubs = format_pbn_hand(cards).split(".")
-    return f"S{spades}H{hearts}D{diamonds}C{clubs}"
+    holdings = format_pbn_hand(cards).split(".")
+    return "".join(suit + ranks for suit, ranks in zip(BRIDGE_SUIT_LETTERS, holdings, strict=True))
 
 
 def format_lin_records(records: Sequence[BoardRecord]) -> str:
@@ -119,13 +116,13 @@ def _lin_line(record: BoardRecord) -> str:
     seat = record.dealer
     if seat is None and record.number is not None:
         seat = dealer(record.number)
-    digit = "" if seat is None else str(_LIN_SEATS.index(seat) + 1)
-    hands = ",".join(_lin_hand(record.hands[_SEAT_INDEX[s]]) for s in _LIN_SEATS)
+    digit = "" if seat is None else lin_dealer_digit(seat)
+    hands = ",".join(_lin_hand(record.hands[s.position]) for s in LIN_SEATS)
     number = "" if record.number is None else str(record.number)
     room = {"open": "o", "closed": "c"}.get(record.room or "")
     head = f"qx|{room}{number}|" if room else ""
     label = f"ah|Board {number}|" if number else ""
-    vul = "" if record.vulnerable is None else f"sv|{_VUL_TO_LIN[record.vulnerable]}|"
+    vul = "" if record.vulnerable is None else f"sv|{record.vulnerable.lin}|"
     return f"{head}pn|,,,|st||md|{digit}{hands}|rh||{label}{vul}pg||"
 
 
@@ -153,39 +150,6 @@ def format_lin_file(boards: Sequence[Board]) -> str:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _tokens(text: str) -> Iterator[tuple[str, str, int]]:
-    """The ``(tag, value, line)`` pairs of LIN text; tags lower-cased.
-
-    Line breaks between pairs do not matter.  A line that ends without the
-    closing ``|`` ends its value there when the next line starts a pair;
-    otherwise the value goes on over the line break (which is dropped).
-    Text before a tag on the same run (a free-text line) is ignored.
-    """
-    pos, line, size = 0, 1, len(text)
-    while True:
-        bar = text.find("|", pos)
-        if bar < 0:
-            return
-        raw_tag = text[pos:bar]
-        line += raw_tag.count("\n")
-        tag = raw_tag.rsplit("\n", 1)[-1].strip().lower()
-        end = text.find("|", bar + 1)
-        value = text[bar + 1 : size if end < 0 else end]
-        pos = size if end < 0 else end + 1
-        if "\n" not in value:
-            yield tag, value, line
-            continue
-        last = value.rsplit("\n", 1)[-1]
-        if end < 0 or _TAG.fullmatch(last.strip()):
-            # the line ended without its closing bar: the value ends there, a pair follows
-            yield tag, value.split("\n", 1)[0].rstrip("\r"), line
-            if end >= 0:
-                pos = end - len(last)
-        else:
-            yield tag, value.replace("\r", "").replace("\n", ""), line
-        line += value.count("\n")
-
-
 @dataclass
 class _Board:
     """The pairs of one board as read: first line and the values that matter."""
@@ -193,49 +157,150 @@ class _Board:
     line: int
     values: dict[str, tuple[str, int]] = field(default_factory=dict)
 
-    def put(self, tag: str, value: str, line: int) -> None:
-        self.values.setdefault(tag, (value, line))
+
+# The tags whose values are read; any other pair only has to be there.
+_READ = frozenset(("md", "ah", "qx", "sv"))
+
+# Runs of pairs that change nothing are passed over by one match of a regular expression (no
+# Python step for each of a million tiny pairs).  A pair: free-text lines, then the tag and
+# its bar, then a value closed by a bar; a value over line breaks is closed by a bar, or ends
+# at its first line break when its last line starts a pair (as in _Reader._broken).
+_WS = r"[^\S\n]*+"
+_PAIR_LINE = rf"{_WS}[A-Za-z]{{2}}{_WS}\|"  # a line that starts with a pair (_TAG, stripped)
 
 
-def _boards(text: str) -> tuple[list[_Board], bool]:
-    """The boards of LIN text (only those holding an ``md``), and whether any LIN pair was seen."""
-    boards: list[_Board] = []
-    current: _Board | None = None
-    seen_pair = False
-    for tag, value, line in _tokens(text):
-        if not _TAG.fullmatch(tag):
-            continue
-        seen_pair = True
-        if current is None:
-            current = _Board(line)
-            boards.append(current)
-        has_deal = "md" in current.values
-        repeated = has_deal and tag in ("ah", "sv") and tag in current.values
-        if tag == "qx" or (tag in _OPENERS and has_deal) or repeated:
-            current = _Board(line)
-            boards.append(current)
-        current.put(tag, value, line)
-    return [b for b in boards if "md" in b.values], seen_pair
+def _skip_re(tags: str) -> re.Pattern[str]:
+    """Runs of pairs whose tag is none of ``tags`` (a case-insensitive alternation)."""
+    return re.compile(
+        rf"""
+        (?:
+            (?:[^|\n]*+\n)*+
+            (?!{_WS}(?i:{tags}){_WS}\|)
+            [^|\n]*+\|
+            (?:[^|\n]*+\|
+              |(?:[^|\n]*+\n)++(?:(?={_PAIR_LINE})|[^|\n]*+\|)
+            )
+        )*+
+        """,
+        re.VERBOSE,
+    )
 
 
-def _lin_hand_cards(text: str) -> list[Card] | str:
-    """The cards of one LIN hand, or the reason it cannot be read."""
-    cards: list[Card] = []
+# Which pairs matter: before any pair, any two-letter tag; in a board without a deal, md, qx
+# and the first ah and sv; in a board with a deal, also pn, st (a new board) and ah, sv.
+_SKIP_NO_PAIR = _skip_re("[a-z]{2}")
+_SKIP_NO_DEAL = {
+    (ah, sv): _skip_re("|".join(("md", "qx", *(["ah"] if ah else []), *(["sv"] if sv else []))))
+    for ah in (False, True)
+    for sv in (False, True)
+}
+_SKIP_DEAL = _skip_re("md|qx|ah|sv|pn|st")
+
+
+class _Reader:
+    """Reads the boards of LIN text one by one (:meth:`boards`); ``seen_pair`` tells if any.
+
+    The ``tag|value|`` pairs are found with ``str.find``, and only the values
+    of ``md``, ``ah``, ``qx`` and ``sv`` are copied out of the text; a run of
+    pairs that change nothing (``pg||``, bids and cards, a repeated label) is
+    passed over in one step, and a board is handed on as soon as the next one
+    starts.  Line breaks between pairs do not matter.  A line that ends
+    without the closing ``|`` ends its value there when the next line starts
+    a pair; otherwise the value goes on over the line break (which is
+    dropped).  Text before a tag on the same run (a free-text line) is ignored.
+    """
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.seen_pair = False
+
+    def boards(self) -> Iterator[_Board]:
+        """The boards holding an ``md``, in file order."""
+        text, size = self.text, len(self.text)
+        pos, line, opened = 0, 1, 0
+        current: _Board | None = None
+        while True:
+            if current is None:
+                skip = _SKIP_NO_PAIR
+            elif "md" in current.values:
+                skip = _SKIP_DEAL
+            else:
+                skip = _SKIP_NO_DEAL["ah" not in current.values, "sv" not in current.values]
+            passed = skip.match(text, pos).end()  # type: ignore[union-attr]
+            if passed > pos:
+                line += text.count("\n", pos, passed)
+                pos = passed
+            bar = text.find("|", pos)
+            if bar < 0:
+                break
+            newline = text.rfind("\n", pos, bar)
+            if newline >= 0:
+                line += text.count("\n", pos, newline + 1)
+                pos = newline + 1
+            tag = text[pos:bar].strip().lower()
+            end = text.find("|", bar + 1)
+            stop = size if end < 0 else end
+            pos = stop + 1
+            lines = 0
+            if text.find("\n", bar + 1, stop) < 0:
+                value = text[bar + 1 : stop] if tag in _READ else ""
+            else:
+                value, lines, resume = self._broken(bar + 1, end)
+                pos = pos if resume is None else resume
+            if _TAG.fullmatch(tag):
+                self.seen_pair = True
+                values = current.values if current is not None else {}
+                has_deal = "md" in values
+                repeated = has_deal and tag in ("ah", "sv") and tag in values
+                if current is None or tag == "qx" or (tag in _OPENERS and has_deal) or repeated:
+                    if has_deal and current is not None:
+                        yield current
+                    opened += 1  # boards without a deal count too: each is one more object
+                    check_games(opened, self.source)
+                    current = _Board(line)
+                    values = current.values
+                if tag in _READ and tag not in values:
+                    values[tag] = (value, line)
+            line += lines
+        if current is not None and "md" in current.values:
+            yield current
+
+    def _broken(self, start: int, end: int) -> tuple[str, int, int | None]:
+        """A value with a line break in it: its text, its line breaks, and where to go on."""
+        text = self.text
+        value = text[start : len(text) if end < 0 else end]
+        last = value.rsplit("\n", 1)[-1]
+        lines = value.count("\n")
+        if end >= 0 and not _TAG.fullmatch(last.strip()):
+            return value.replace("\r", "").replace("\n", ""), lines, None
+        # the line ended without its closing bar: the value ends there, a pair follows
+        resume = None if end < 0 else end - len(last)
+        return value.split("\n", 1)[0].rstrip("\r"), lines, resume
+
+
+def _lin_hand_cards(text: str, seat: Seat, md: str) -> list[int] | str:
+    """The cards (Big Deal indices) of one LIN hand, or the reason it cannot be read."""
+    cards: list[int] = []
     suit = -1
     seen_suits: set[int] = set()
     upper = text.strip().upper().replace("10", "T")
     for ch in upper:
-        if ch in _SUIT_LETTERS:
-            suit = _SUIT_LETTERS.index(ch)
+        if ch in BRIDGE_SUIT_LETTERS:
+            suit = BRIDGE_SUIT_LETTERS.index(ch)
             if suit in seen_suits:
-                return f"hand {excerpt(text)} names suit {ch} twice"
+                return f"hand {masked_excerpt(text)} names suit {ch} twice"
             seen_suits.add(suit)
-        elif ch in _RANKS and suit >= 0:
-            cards.append(BIGDEAL_CARD_ORDER[13 * suit + _RANKS.index(ch)])
+        elif ch in BRIDGE_RANK_LETTERS and suit >= 0:
+            if len(cards) == 13:  # stop at once: the hand may be megabytes long
+                return (
+                    f"{seat} holds more than 13 cards in md {masked_excerpt(md)}; a hand holds 13"
+                )
+            cards.append(13 * suit + BRIDGE_RANK_LETTERS.index(ch))
         elif not ch.isspace():
             return (
-                f"bad LIN hand {excerpt(text)}; expected S…H…D…C… with ranks AKQJT98765432, "
-                "like 'SAKQHJT9D87C6543'"
+                f"bad LIN hand {masked_excerpt(text)}; expected S…H…D…C… with ranks "
+                "AKQJT98765432, like 'SAKQHJT9D87C6543'"
             )
     return cards
 
@@ -246,32 +311,32 @@ def _deal(md: str) -> tuple[Seat | None, list[list[Card]]] | str:
     seat: Seat | None = None
     if value[:1].isdigit():
         if value[0] not in "1234":
-            return f"md {excerpt(md)} has dealer digit {value[0]!r}; expected 1-4 (S W N E)"
-        seat = _LIN_SEATS[int(value[0]) - 1]
+            return f"md {masked_excerpt(md)} has dealer digit {value[0]!r}; expected 1-4 (S W N E)"
+        seat = LIN_SEATS[int(value[0]) - 1]
         value = value[1:]
-    parts = value.split(",")
-    if len(parts) > 4 and not any(p.strip() for p in parts[4:]):
-        parts = parts[:4]
+    parts = value.split(",", 4)  # never a list of a million pieces
     if len(parts) > 4:
-        return f"md {excerpt(md)} holds {len(parts)} hands; expected at most 4"
-    hands: list[list[Card]] = [[], [], [], []]
-    for i, part in enumerate(parts):
-        cards = _lin_hand_cards(part)
+        if parts[4].replace(",", "").strip():
+            return f"md {masked_excerpt(md)} holds {value.count(',') + 1} hands; expected at most 4"
+        parts = parts[:4]
+    hands: list[list[int]] = [[], [], [], []]
+    for in_md, part in zip(LIN_SEATS, parts, strict=False):
+        cards = _lin_hand_cards(part, in_md, md)
         if isinstance(cards, str):
             return cards
-        hands[_SEAT_INDEX[_LIN_SEATS[i]]] = cards
-    seen: set[Card] = set()
-    for hand, name in zip(hands, SEATS, strict=True):
-        if len(hand) > 13:
-            return f"{name} holds {len(hand)} cards in md {excerpt(md)}; a hand holds 13"
+        hands[in_md.position] = cards
+    seen = [False] * 52
+    for hand in hands:
         for card in hand:
-            if card in seen:
-                return f"card {card.code} appears twice in md {excerpt(md)}"
-            seen.add(card)
+            if seen[card]:
+                return (
+                    f"card {BIGDEAL_CARD_ORDER[card].code} appears twice in md {masked_excerpt(md)}"
+                )
+            seen[card] = True
     empty = [i for i, h in enumerate(hands) if not h]
-    if len(empty) == 1 and len(seen) == 39:
-        hands[empty[0]] = [c for c in BIGDEAL_CARD_ORDER if c not in seen]
-    return seat, hands
+    if len(empty) == 1 and sum(seen) == 39:
+        hands[empty[0]] = [c for c in range(52) if not seen[c]]
+    return seat, [[BIGDEAL_CARD_ORDER[c] for c in hand] for hand in hands]
 
 
 def _number(board: _Board) -> int | str | None:
@@ -287,7 +352,7 @@ def _number(board: _Board) -> int | str | None:
         try:
             return parse_board_number(digits)
         except BoardRangeError:
-            return f"board label {excerpt(label)} holds no board number 1..{MAX_BOARD}"
+            return f"board label {masked_excerpt(label)} holds no board number 1..{MAX_BOARD}"
     return None
 
 
@@ -303,9 +368,9 @@ def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
     if "sv" in board.values:
         code = board.values["sv"][0].strip().lower()
         if code:
-            if code not in _LIN_TO_VUL:
-                return f"bad sv {excerpt(code)}; expected o (or 0), n, e or b"
-            vul = _LIN_TO_VUL[code]
+            vul = Vulnerability.from_lin(code)
+            if vul is None:
+                return f"bad sv {masked_excerpt(code)}; expected o (or 0), n, e or b"
     room = None
     if "qx" in board.values:
         qx = _QX.match(board.values["qx"][0])
@@ -314,7 +379,7 @@ def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
     record = BoardRecord((n, e, s, w), number, seat, vul, game, board.line, room)
     if not record.complete and not partial:
         known = sum(len(h) for h in hands)
-        return f"partial deal: md {excerpt(board.values['md'][0])} gives {known} of 52 cards"
+        return f"partial deal: md {masked_excerpt(board.values['md'][0])} gives {known} of 52 cards"
     return record
 
 
@@ -331,7 +396,7 @@ def read_lin_records(
 
     >>> text = "qx|o4|md|4SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,|sv|B|pg||"
     >>> rec = read_lin_records(text + "\\n" + text.replace("o4", "c4")).records
-    >>> [(r.number, r.room, r.dealer, r.vulnerable) for r in rec]
+    >>> [(r.number, r.room, str(r.dealer), str(r.vulnerable)) for r in rec]
     [(4, 'open', 'E', 'All'), (4, 'closed', 'E', 'All')]
     >>> read_lin_records("md|3SAK,,,|").skipped[0].reason
     "partial deal: md '3SAK,,,' gives 2 of 52 cards"
@@ -340,19 +405,20 @@ def read_lin_records(
     ...
     croupier.errors.FileFormatError: not a LIN file: x.lin holds no 'tag|value|' pairs ...
     """
-    boards, seen_pair = _boards(text)
+    reader = _Reader(text, source)
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    for game, board in enumerate(boards, start=1):
+    for game, board in enumerate(reader.boards(), start=1):
+        check_games(game, source)
         result = _record(board, game, partial)
         if isinstance(result, str):
             skipped.append(SkippedGame(game, board.line, result))
         else:
             records.append(result)
-    if not seen_pair and text.strip():
+    if not reader.seen_pair and text.strip():
         raise FileFormatError(
             f"not a LIN file: {source} holds no 'tag|value|' pairs such as 'md|...|' "
-            f"(it starts {excerpt(text.lstrip()[:40], 20)})"
+            "(two letters, a bar, a value, a bar)"
         )
     return BoardFileContents(records, skipped, source)
 
@@ -366,7 +432,7 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
     >>> text = "md|3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C|ah|Board 9|sv|e|"
     >>> board = parse_lin_file(text)[0]
     >>> board.number, board.dealer, board.vulnerable, board.hands[3][0].code
-    (9, 'N', 'EW', 'AH')
+    (9, <Seat.NORTH: 'N'>, <Vulnerability.EW: 'EW'>, 'AH')
     """
     contents = read_lin_records(text, source=source)
     if contents.skipped:

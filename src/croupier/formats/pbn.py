@@ -31,34 +31,30 @@ still read.  ``docs/file-formats.md`` lists every rule with its source.
 >>> text.splitlines()[10], text.splitlines()[12][:9]
 ('[Dealer "S"]', '[Deal "S:')
 >>> parse_pbn_file(text)[0].vulnerable
-'EW'
+<Vulnerability.EW: 'EW'>
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from croupier.boards import (
     MAX_BOARD,
     Board,
     BoardRangeError,
-    Seat,
-    Vulnerability,
-    is_seat,
     parse_board_number,
-    vulnerability_from_word,
 )
 from croupier.cards import Card
-from croupier.errors import CroupierError, FileFormatError, excerpt
+from croupier.errors import CroupierError, FileFormatError, excerpt, masked_excerpt
 from croupier.formats.pbn_deal import (
-    PBN_SEATS,
     format_pbn_deal,
     format_pbn_hand,
     parse_pbn_deal_partial,
 )
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.seats import SEATS, Seat, SeatError, Vulnerability
 
 __all__ = [
     "MANDATORY_TAGS",
@@ -94,8 +90,6 @@ MANDATORY_TAGS = (
 #: Layouts of :func:`format_pbn_file`: strict PBN 2.1 export, or Big Deal 2.0's own files.
 PBN_STYLES = ("export", "bigdeal")
 
-_SEAT_WORDS: dict[str, Seat] = {"north": "N", "east": "E", "south": "S", "west": "W"}
-
 # Tags whose value may not be inherited with "#" or "##" (PBN 2.1, tag value inheritance).
 _NOT_INHERITED = frozenset(
     ("Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note")
@@ -104,23 +98,53 @@ _NOT_INHERITED = frozenset(
 _REPEATABLE = frozenset(("Note",))
 
 # White space between the tokens of a tag pair: spaces and tabs, and at most one line end.
-_GAP = r"[ \t\v\f]*(?:\n[ \t\v\f]*)?"
-_STRING_BODY = r'(?:[^"\\\n]|\\.)*'
-_TOKEN_RE = re.compile(
-    rf"""
-    (?P<tag>\[{_GAP}(?P<name>[A-Za-z0-9_]+){_GAP}"(?P<value>{_STRING_BODY})"{_GAP}\])
-    |(?P<newline>\n)
-    |(?P<data>[^\[\]{{}};"\n]+)
-    |(?P<semicolon>;[^\n]*)
-    |(?P<brace>\{{[^}}]*\}}?)
-    |(?P<badtag>\[[^\]\n]*\]?)
-    |(?P<string>"{_STRING_BODY}"?)
-    |(?P<stray>.)
-    """,
-    re.VERBOSE,
-)
-_SEMI_EMPTY_RE = re.compile(r"[ \t\v\f]*(?=\n|\Z)")
-_UNESCAPE_RE = re.compile(r'\\([\\"])')
+# Every repetition below is possessive (``*+``, ``++``): the regular expression engine keeps
+# no backtracking state per character, so a tag value of megabytes is matched in constant
+# memory (a plain ``(?:a|b)*`` kept about 200 bytes per character).
+_GAP = r"[ \t\v\f]*+(?:\n[ \t\v\f]*+)?+"
+_STRING_BODY = r'(?:[^"\\\n]++|\\.)*+'
+_TAG = rf'\[{_GAP}[A-Za-z0-9_]+{_GAP}"{_STRING_BODY}"{_GAP}\]'
+# What is skipped without a word: text outside tags, ']' and '}', strings, ';' and closed
+# '{...}' comments, '%' lines, and line ends (in a game: those not followed by a semi-empty
+# line, which ends the game).  Long runs of them are one token, so hostile files of millions
+# of tiny lines or comments take one step of the engine, not one Python step per line.
+_SKIPPED = rf"""
+    [^\[{{;"\n]++
+    |"{_STRING_BODY}"?+
+    |;[^\n]*+
+    |\{{[^}}]*+\}}
+    |\n%[^\n]*+
+"""
+_NEWLINE_IN_GAME = r"\n(?![ \t\v\f]*+(?:\n|\Z))"
+_BAD_TAG = rf"(?!{_TAG})\[[^\]\n]*+\]?+"
+_BAD_TAG_RE = re.compile(_BAD_TAG)
+_BETWEEN_BAD_TAGS = re.compile(rf"(?:{_SKIPPED}|{_NEWLINE_IN_GAME})*+", re.VERBOSE)
+
+
+def _token_re(newline: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"""
+        (?P<tag>\[{_GAP}(?P<name>[A-Za-z0-9_]+){_GAP}"(?P<value>{_STRING_BODY})"{_GAP}\])
+        |(?P<skipped>(?:{_SKIPPED}|{newline})++)
+        |(?P<newline>\n)
+        |(?P<badtag>{_BAD_TAG}(?:{_SKIPPED}|{_NEWLINE_IN_GAME}|{_BAD_TAG})*+)
+        |(?P<brace>\{{[^}}]*+)
+        """,
+        re.VERBOSE,
+    )
+
+
+_TOKEN_IN_GAME = _token_re(_NEWLINE_IN_GAME)
+_TOKEN_BETWEEN_GAMES = _token_re(r"\n")  # empty lines end nothing here
+# At the start of a line: '%' lines and semi-empty lines, as many as follow each other.
+_LINE_START_RE = re.compile(r"(?:%[^\n]*+(?:\n|\Z)|[ \t\v\f]*+(?:\n|\Z))*+")
+_NOT_PERCENT_LINE = re.compile(r"\n(?=[^%])")
+# Skipped text that is no more than white space, comments and '%' lines.
+_NOTHING_RE = re.compile(r"(?:\n%[^\n]*+|\n|[^\S\n]++|;[^\n]*+|\{[^}]*+\})*+")
+#: The most different tag names a PBN file may use (PBN 2.1 defines fewer than 100).
+MAX_PBN_TAG_NAMES = 10_000
+# Problems kept per game (the first one is the reason the game is skipped).
+_MAX_GAME_ERRORS = 8
 
 
 def pbn_escape(value: str) -> str:
@@ -137,11 +161,10 @@ def pbn_escape(value: str) -> str:
 # -- export -----------------------------------------------------------------------------------
 
 
-def _export_deal(hands: Sequence[Sequence[Card]], first: str) -> str:
+def _export_deal(hands: Sequence[Sequence[Card]], first: Seat) -> str:
     format_pbn_deal(hands)  # refuses a card twice or a card of no standard deck
-    start = PBN_SEATS.index(first)
-    parts = [hands[(start + i) % 4] for i in range(4)]
-    return f"{first}:" + " ".join(format_pbn_hand(h) if h else "-" for h in parts)
+    parts = [hands[seat.position] for seat in first.clockwise()]
+    return f"{first.letter}:" + " ".join(format_pbn_hand(h) if h else "-" for h in parts)
 
 
 def format_pbn_records(
@@ -190,7 +213,7 @@ def format_pbn_records(
             "Board": "?" if record.number is None else str(record.number),
             "Dealer": record.dealer or "?",
             "Vulnerable": record.vulnerable or "?",
-            "Deal": _export_deal(record.hands, record.dealer or "N"),
+            "Deal": _export_deal(record.hands, record.dealer or Seat.NORTH),
         }
         lines.extend(f'[{name} "{pbn_escape(values.get(name, "?"))}"]' for name in MANDATORY_TAGS)
         lines.append(f'[Generator "{pbn_escape(generator)}"]')
@@ -286,34 +309,111 @@ class _Tag:
 
 
 def _unescape(value: str) -> str:
-    return _UNESCAPE_RE.sub(r"\1", value)
+    r"""``\\`` becomes ``\``, ``\"`` becomes ``"``; any other backslash stays.
+
+    (String methods, not ``re.sub``: a substitution with a group reference calls
+    back into Python for every match, seconds for a value of many escapes.)
+
+    >>> print(_unescape(r'a\\\"b\c'))
+    a\"b\c
+    """
+    if "\\" not in value:
+        return value
+    return "\\".join(part.replace('\\"', '"') for part in value.split("\\\\"))
 
 
-def _scan(text: str, source: str) -> list[list[_Tag]]:
-    """The tag pairs of ``text`` (LF line ends), grouped by the empty lines between games."""
-    blocks: list[list[_Tag]] = []
-    current: list[_Tag] = []
-    first_other: tuple[int, str, bool] | None = None  # (line, text, malformed tag?)
+class _Games:
+    """Splits a stream of tag pairs into games, keeping only what can still count.
+
+    Empty lines end a game (:meth:`end`).  A game that goes on to a second
+    ``Deal`` is split where its empty line was left out: the new game starts at
+    the first tag repeated after the first ``Deal`` (so ``[Room "Open"] ...
+    [Room "IMP"]`` stays one game).  A tag whose name the game (or the part
+    after that first repeated tag) holds already can never count and is
+    dropped at once, and at most a few problems are kept per game, so a game
+    of a million tags holds a handful of them, not a million.
+    """
+
+    def __init__(self) -> None:
+        self.done: list[list[_Tag]] = []  # finished games, taken by the caller
+        self.current: list[_Tag] = []
+        self.names: set[str] = set()  # names in ``current`` before the cut
+        self.cut: int | None = None  # where a new game would start at a second Deal
+        self.cut_names: set[str] = set()  # names in ``current`` from the cut on
+        self.has_deal = False
+        self.errors = 0  # problems in ``current`` since the cut (or the start)
+
+    def problem(self, reason: str, line: int) -> None:
+        """Something in the game that could not be read (the first few are kept)."""
+        if self.errors < _MAX_GAME_ERRORS:
+            self.errors += 1
+            self.current.append(_Tag(None, reason, line))
+
+    def keeps(self, name: str) -> bool:
+        """Whether a tag ``name`` would change anything (a quick test for repeated tags)."""
+        if self.cut is not None:
+            return name == "Deal" or name not in self.cut_names
+        return name not in self.names or (self.has_deal and name not in _REPEATABLE)
+
+    def add(self, name: str, value: str, line: int) -> None:
+        """A tag pair; ``value`` as written (escapes are resolved only if the tag is kept)."""
+        if name == "Deal" and self.has_deal:
+            at = len(self.current) if self.cut is None else self.cut
+            self.done.append(self.current[:at])
+            self.current = self.current[at:]
+            self.names, self.cut_names = self.cut_names, set()
+            self.cut, self.has_deal = None, False
+            self.errors = sum(t.name is None for t in self.current)
+        if self.cut is not None:
+            if name in self.cut_names:
+                return  # repeated after the cut: counts neither here nor in a new game
+            self.cut_names.add(name)
+        elif name in self.names:
+            if not self.has_deal or name in _REPEATABLE:
+                return  # a repeated tag counts in no game
+            self.cut = len(self.current)
+            self.cut_names = {name}
+            self.errors = 0
+        else:
+            self.names.add(name)
+            self.has_deal = self.has_deal or name == "Deal"
+        self.current.append(_Tag(name, _unescape(value), line))
+
+    def end(self) -> None:
+        if self.current:
+            self.done.append(self.current)
+        self.current, self.names, self.cut_names = [], set(), set()
+        self.cut, self.has_deal, self.errors = None, False, 0
+
+
+def _scan(text: str, source: str) -> Iterator[list[_Tag]]:
+    """The games of ``text`` (LF line ends), each as its tag pairs, in file order.
+
+    Games are yielded as they are read, so a file of many games is never held
+    as a list of them.  A text with no tag pair at all but other content
+    raises "not a PBN file" once it has been read to the end.
+    """
+    games = _Games()
+    first_other: tuple[int, int, str] | None = None  # (line, column, malformed tag or "")
     seen_tag = False
+    names: dict[str, str] = {}  # one copy of each tag name
     pos, line, size = 0, 1, len(text)
     at_line_start = True
-    match_token = _TOKEN_RE.match
     while pos < size:
+        if games.done:
+            yield from games.done
+            games.done = []
         if at_line_start:
             at_line_start = False
-            blank = _SEMI_EMPTY_RE.match(text, pos)
-            if blank is not None:  # a semi-empty line ends the game
-                if current:
-                    blocks.append(current)
-                    current = []
-                pos = blank.end()
+            run = _LINE_START_RE.match(text, pos)
+            if run is not None and run.end() > pos:  # '%' lines and semi-empty lines
+                start, pos = pos, run.end()
+                if text[start] != "%" or _NOT_PERCENT_LINE.search(text, start, pos) is not None:
+                    games.end()  # a semi-empty line ends the game
+                line += text.count("\n", start, pos)
                 continue
-            if text[pos] == "%":  # the escape mechanism: "%" in the first column
-                end = text.find("\n", pos)
-                pos = size if end < 0 else end
-                continue
-        m = match_token(text, pos)
-        assert m is not None  # the last alternative matches any character but a line end
+        m = (_TOKEN_IN_GAME if games.current else _TOKEN_BETWEEN_GAMES).match(text, pos)
+        assert m is not None  # every character starts one of the alternatives
         kind = m.lastgroup
         start, pos = pos, m.end()
         if kind == "newline":
@@ -322,63 +422,82 @@ def _scan(text: str, source: str) -> list[list[_Tag]]:
             continue
         if kind == "tag":
             seen_tag = True
-            current.append(_Tag(m.group("name"), _unescape(m.group("value")), line))
-            line += text.count("\n", start, pos)
-        elif kind == "brace":
-            if not m.group().endswith("}") and "[" in m.group():
-                current.append(
-                    _Tag(None, f"a '{{' comment opened on line {line} is never closed", line)
-                )
-            line += text.count("\n", start, pos)
+            name, value = m.group("name", "value")
+            known = names.get(name)
+            if known is None:
+                names[name] = known = name
+                if len(names) > MAX_PBN_TAG_NAMES:
+                    raise FileFormatError(
+                        f"{source} line {line}: more than {MAX_PBN_TAG_NAMES:,} different tag "
+                        "names; PBN defines fewer than 100"
+                    )
+            if games.keeps(known):
+                games.add(known, value, line)
+        elif kind == "brace":  # a '{' comment that is never closed
+            if "[" in m.group():
+                games.problem(f"a '{{' comment opened on line {line} is never closed", line)
         elif kind == "badtag":
-            current.append(
-                _Tag(None, f'malformed tag {excerpt(m.group())}; expected [Name "value"]', line)
-            )
-            if first_other is None:
-                first_other = (line, m.group(), True)
-        elif kind != "semicolon" and first_other is None and m.group().strip():
-            end = text.find("\n", start)
-            first_other = (line, text[start : size if end < 0 else end], False)
-    if current:
-        blocks.append(current)
+            for at, where in _bad_tags(text, start, pos, line):
+                bad = text[at : _BAD_TAG_RE.match(text, at).end()]  # type: ignore[union-attr]
+                what = f'malformed tag {masked_excerpt(bad)}; expected [Name "value"]'
+                games.problem(what, where)
+                if first_other is None:
+                    first_other = (where, _column(text, at), what)
+        elif first_other is None and not seen_tag:
+            other = _NOTHING_RE.match(text, start).end()  # type: ignore[union-attr]
+            if other < pos:
+                first_other = (line + text.count("\n", start, other), _column(text, other), "")
+        line += text.count("\n", start, pos)
+    games.end()
+    yield from games.done
     if not seen_tag and first_other is not None:
-        where, bad, malformed = first_other
-        what = (
-            f'malformed tag {excerpt(bad)}; expected [Name "value"]'
-            if malformed
-            else f'{excerpt(bad)} is not a [Name "value"] tag pair'
-        )
+        where, column, malformed = first_other
+        what = malformed or f'expected a [Name "value"] tag pair at column {column}'
         raise FileFormatError(f"{source}: not a PBN file: line {where}: {what}")
-    return blocks
 
 
-def _split_games(block: list[_Tag]) -> list[list[_Tag]]:
-    """Split a block that holds several ``Deal`` tags where its empty lines were left out.
+def _bad_tags(text: str, start: int, end: int, line: int) -> Iterator[tuple[int, int]]:
+    """Where the first few malformed tags of a ``badtag`` token are: (position, line)."""
+    pos = start
+    for _ in range(_MAX_GAME_ERRORS):
+        yield pos, line
+        after = _BAD_TAG_RE.match(text, pos).end()  # type: ignore[union-attr]
+        pos = _BETWEEN_BAD_TAGS.match(text, after).end()  # type: ignore[union-attr]
+        line += text.count("\n", after, pos)
+        if pos >= end:
+            return
 
-    A tag already in the game is ignored (so ``[Room "Open"] ... [Room "IMP"]``
-    stays one game), unless the game goes on to a second ``Deal``: then the
-    new game starts at the first tag repeated after the first ``Deal``.
-    """
-    games: list[list[_Tag]] = []
-    current: list[_Tag] = []
-    names: set[str] = set()
-    has_deal = False
-    cut: int | None = None
-    for tag in block:
-        if tag.name == "Deal" and has_deal:
-            at = len(current) if cut is None else cut
-            games.append(current[:at])
-            current = current[at:]
-            names = {t.name for t in current if t.name is not None}
-            has_deal, cut = False, None
-        if tag.name is not None:
-            if tag.name in names and has_deal and cut is None and tag.name not in _REPEATABLE:
-                cut = len(current)
-            names.add(tag.name)
-            has_deal = has_deal or tag.name == "Deal"
-        current.append(tag)
-    games.append(current)
-    return games
+
+def _column(text: str, pos: int) -> int:
+    """The 1-based column of ``pos`` in its line."""
+    return pos - text.rfind("\n", 0, pos)
+
+
+def _pbn_games(text: str, source: str) -> Iterator[PbnGame]:
+    """The games of a PBN file, one at a time (see :func:`parse_pbn_games`)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    last: dict[str, str] = {}  # the last real value of every tag so far
+    defaults: dict[str, str] = {}  # tags set with "##": their value where a game leaves them out
+    for tags in _scan(text, source):
+        values: dict[str, str] = {}
+        errors = tuple(t.value for t in tags if t.name is None)
+        for tag in tags:
+            if tag.name is None or tag.name in values:
+                continue
+            value = tag.value
+            if tag.name not in _NOT_INHERITED:
+                if value == "#":
+                    value = last.get(tag.name, "")
+                elif value.startswith("##"):
+                    value = value[2:]
+                    defaults[tag.name] = value
+                elif tag.name in defaults:
+                    defaults[tag.name] = value
+                last[tag.name] = value
+            values[tag.name] = value
+        for name, value in defaults.items():
+            values.setdefault(name, value)
+        yield PbnGame(values, tags[0].line if tags else 0, errors)
 
 
 def parse_pbn_games(text: str, *, source: str = "<pbn>") -> list[PbnGame]:
@@ -387,38 +506,14 @@ def parse_pbn_games(text: str, *, source: str = "<pbn>") -> list[PbnGame]:
     Games are separated by semi-empty lines; the first value of a tag in a
     game counts; ``#`` and ``##`` values are resolved (see the module
     docstring).  A text with no tag pair at all but other content raises
-    :class:`~croupier.errors.FileFormatError` ("not a PBN file").
+    :class:`~croupier.errors.FileFormatError` ("not a PBN file").  A game's
+    ``errors`` list at most its first few problems.
 
     >>> games = parse_pbn_games('[Board "1"] [Room "Open"]\\n[Room "IMP"]\\n\\n[Board "2"]\\n')
     >>> [(g.tags["Board"], g.tags.get("Room"), g.line) for g in games]
     [('1', 'Open', 1), ('2', None, 4)]
     """
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    last: dict[str, str] = {}  # the last real value of every tag so far
-    defaults: dict[str, str] = {}  # tags set with "##": their value where a game leaves them out
-    games: list[PbnGame] = []
-    for block in _scan(text, source):
-        for tags in _split_games(block):
-            values: dict[str, str] = {}
-            errors = tuple(t.value for t in tags if t.name is None)
-            for tag in tags:
-                if tag.name is None or tag.name in values:
-                    continue
-                value = tag.value
-                if tag.name not in _NOT_INHERITED:
-                    if value == "#":
-                        value = last.get(tag.name, "")
-                    elif value.startswith("##"):
-                        value = value[2:]
-                        defaults[tag.name] = value
-                    elif tag.name in defaults:
-                        defaults[tag.name] = value
-                    last[tag.name] = value
-                values[tag.name] = value
-            for name, value in defaults.items():
-                values.setdefault(name, value)
-            games.append(PbnGame(values, tags[0].line if tags else 0, errors))
-    return games
+    return list(_pbn_games(text, source))
 
 
 # -- import: records ------------------------------------------------------------------------
@@ -431,7 +526,7 @@ class _Unreadable(Exception):
 def _inherited(name: str, raw: str) -> None:
     if raw.startswith("#"):
         raise _Unreadable(
-            f"{name} {excerpt(raw)}: PBN forbids inheriting ('#', '##') the {name} tag"
+            f"{name} {masked_excerpt(raw)}: PBN forbids inheriting ('#', '##') the {name} tag"
         )
 
 
@@ -444,7 +539,7 @@ def _board_number(raw: str | None) -> int | None:
         return parse_board_number(raw)
     except BoardRangeError:
         raise _Unreadable(
-            f"Board tag {excerpt(raw.strip())} is not a board number 1..{MAX_BOARD}"
+            f"Board tag {masked_excerpt(raw.strip())} is not a board number 1..{MAX_BOARD}"
         ) from None
 
 
@@ -452,23 +547,20 @@ def _dealer(raw: str | None) -> Seat | None:
     if raw is None or raw.strip() in ("", "?"):
         return None
     _inherited("Dealer", raw)
-    word = raw.strip().upper()
-    if is_seat(word):
-        return word
-    found = _SEAT_WORDS.get(word.lower())
-    if found is None:
-        raise _Unreadable(f"bad Dealer {excerpt(raw)}; expected N, E, S or W")
-    return found
+    try:
+        return Seat.parse(raw)  # a letter or a word, any case
+    except SeatError:
+        raise _Unreadable(f"bad Dealer {masked_excerpt(raw)}; expected N, E, S or W") from None
 
 
 def _vulnerable(raw: str | None) -> Vulnerability | None:
     if raw is None or raw.strip() in ("", "?"):
         return None
     _inherited("Vulnerable", raw)
-    found = vulnerability_from_word(raw)
+    found = Vulnerability.from_word(raw)
     if found is None:
         raise _Unreadable(
-            f"bad Vulnerable {excerpt(raw)}; expected None, NS, EW or All (or Love, -, Both)"
+            f"bad Vulnerable {masked_excerpt(raw)}; expected None, NS, EW or All (or Love, -, Both)"
         )
     return found
 
@@ -484,7 +576,7 @@ def _hands(raw: str, partial: bool) -> tuple[list[Card], list[Card], list[Card],
             raise _Unreadable(f"bad Deal tag: {exc}") from None
     if not partial and any(len(h) != 13 for h in hands):
         known = sum(len(h) for h in hands)
-        counts = ", ".join(f"{s} {len(h) or '-'}" for s, h in zip(PBN_SEATS, hands, strict=True))
+        counts = ", ".join(f"{s} {len(h) or '-'}" for s, h in zip(SEATS, hands, strict=True))
         raise _Unreadable(f"partial deal: {known} of 52 cards given ({counts})")
     return hands
 
@@ -539,7 +631,8 @@ def read_pbn_records(
     """
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    for index, game in enumerate(parse_pbn_games(text, source=source), start=1):
+    for index, game in enumerate(_pbn_games(text, source), start=1):
+        check_games(index, source)
         if "Deal" not in game.tags and not game.errors:
             continue
         try:

@@ -22,7 +22,9 @@ Parsing rules (lenient on spelling, strict on content):
   :func:`parse_pbn_deal_partial` reads such partial deals (and end positions,
   hands of fewer than 13 cards) instead, leaving the unknown cards out.
 
-Anything else raises :class:`~croupier.errors.DealNotationError`.
+Anything else raises :class:`~croupier.errors.DealNotationError`.  The writers,
+:func:`format_pbn_hand` and :func:`format_pbn_deal`, live with the deal they write
+(:mod:`croupier.dealing.notation`, behind ``Deal.pbn``) and are re-exported here.
 
 >>> hands = parse_pbn_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 >>> [len(h) for h in hands], hands[1][0]
@@ -33,10 +35,13 @@ Anything else raises :class:`~croupier.errors.DealNotationError`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
 
-from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
-from croupier.errors import DealNotationError, excerpt
+from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
+from croupier.dealing.notation import first_seat as _first_seat
+from croupier.dealing.notation import format_pbn_deal, format_pbn_hand
+from croupier.errors import DealNotationError, masked_excerpt
+from croupier.seats import SEATS, Seat
 
 __all__ = [
     "PBN_RANKS",
@@ -49,8 +54,8 @@ __all__ = [
     "parse_pbn_hand",
 ]
 
-PBN_SEATS = "NESW"
-"""Seat letters in PBN (and clockwise) order."""
+PBN_SEATS = "".join(s.letter for s in SEATS)
+"""``"NESW"``: the seat letters in PBN (and clockwise) order (:data:`croupier.seats.SEATS`)."""
 
 PBN_SUITS: tuple[Suit, ...] = BRIDGE_SUITS
 """Suit order inside a PBN hand (the bridge order, spades first)."""
@@ -61,59 +66,17 @@ PBN_RANKS = BRIDGE_RANK_LETTERS
 _RANK_OF_LETTER: dict[str, Rank] = {
     letter: Rank.parse(letter) for letter in PBN_RANKS if letter != "T"
 } | {"T": Rank.TEN}
-_ORDER_IN_SUIT: dict[Rank, int] = {_RANK_OF_LETTER[c]: i for i, c in enumerate(PBN_RANKS)}
-# Cards are immutable: one of each, made once, serves every deal read.
-_CARD: dict[tuple[Rank, Suit], Card] = {
-    (rank, suit): Card(rank, suit) for rank in _ORDER_IN_SUIT for suit in PBN_SUITS
-}
-
-
-def format_pbn_hand(cards: Sequence[Card]) -> str:
-    """One hand as ``S.H.D.C`` with ranks high to low (input order does not matter).
-
-    >>> from croupier.cards import parse_cards
-    >>> format_pbn_hand(parse_cards("2C AS TH KS"))
-    'AK.T..2'
-    """
-    by_suit: dict[Suit, list[Rank]] = {s: [] for s in PBN_SUITS}
-    for card in cards:
-        if card.suit is None or card.copy != 0:
-            raise DealNotationError(
-                f"card {card.code!r} cannot appear in a PBN deal; "
-                "expected cards of one standard 52-card deck"
-            )
-        by_suit[card.suit].append(card.rank)
-    return ".".join(
-        "".join(r.letter for r in sorted(by_suit[s], key=_ORDER_IN_SUIT.__getitem__))
-        for s in PBN_SUITS
-    )
-
-
-def format_pbn_deal(hands: Sequence[Sequence[Card]], first: str = "N") -> str:
-    """The PBN deal string of four hands given in ``N, E, S, W`` order.
-
-    ``first`` is the seat written first (``N``, ``E``, ``S`` or ``W``); the
-    hands follow clockwise from it.  Hands may have any size (PBN also writes
-    partial deals); cards must come from one standard deck without jokers.
-
-    >>> from croupier.cards import parse_cards
-    >>> n = parse_cards("AS KS"); e = parse_cards("QH"); s = parse_cards("2C"); w = []
-    >>> format_pbn_deal([n, e, s, w])
-    'N:AK... .Q.. ...2 ...'
-    >>> format_pbn_deal([n, e, s, w], first="W")
-    'W:... AK... .Q.. ...2'
-    """
-    if len(hands) != 4:
-        raise DealNotationError(f"a PBN deal has exactly 4 hands (N, E, S, W), got {len(hands)}")
-    start = _seat_index(first)
-    seen: set[Card] = set()
-    for hand in hands:
-        for card in hand:
-            if card in seen:
-                raise DealNotationError(f"card {card.code!r} appears twice in the deal")
-            seen.add(card)
-    parts = [format_pbn_hand(hands[(start + i) % 4]) for i in range(4)]
-    return f"{PBN_SEATS[start]}:" + " ".join(parts)
+# Cards are immutable: one of each (those of BRIDGE_DECK) serves every deal read.  Every card
+# a deal string gives is one of these, so the checks below tell cards apart by identity
+# (``id``), many times faster than by the hash of a Card.
+_CARD: dict[tuple[Rank, Suit | None], Card] = {(card.rank, card.suit): card for card in BRIDGE_DECK}
+# A suit of at most 13 rank letters (upper case); with no letter twice, it is read at once.
+_PLAIN_SUIT = re.compile(r"[AKQJT98765432]{0,13}")
+# For each suit (spades first): rank letter -> (place in the suit, card).
+_SUIT_TABLES: tuple[dict[str, tuple[int, Card]], ...] = tuple(
+    {letter: (i, _CARD[_RANK_OF_LETTER[letter], suit]) for i, letter in enumerate(PBN_RANKS)}
+    for suit in PBN_SUITS
+)
 
 
 def parse_pbn_hand(text: str) -> list[Card]:
@@ -122,29 +85,38 @@ def parse_pbn_hand(text: str) -> list[Card]:
     >>> [c.code for c in parse_pbn_hand("AK.t..2")]
     ['AS', 'KS', 'TH', '2C']
     """
-    suits = text.split(".")
+    suits = text.split(".", 4)  # never a list of a million pieces
     if len(suits) != 4:
         raise DealNotationError(
-            f"bad PBN hand {excerpt(text)}: expected 4 suits separated by 3 dots, "
+            f"bad PBN hand {masked_excerpt(text)}: expected 4 suits separated by 3 dots, "
             "like 'AK.QJ.T9.8765'"
         )
     cards: list[Card] = []
-    for suit, ranks in zip(PBN_SUITS, suits, strict=True):
+    for table, ranks in zip(_SUIT_TABLES, suits, strict=True):
+        upper = ranks.upper()
+        if _PLAIN_SUIT.fullmatch(upper) and len(set(upper)) == len(upper):  # the usual case
+            cards += [table[letter][1] for letter in upper]
+            continue
         last = -1
-        for letter in ranks.upper():
-            rank = _RANK_OF_LETTER.get(letter)
-            if rank is None:
+        for count, letter in enumerate(upper):
+            found = table.get(letter)
+            if found is None:
                 raise DealNotationError(
-                    f"bad rank {excerpt(letter)} in PBN hand {excerpt(text)}; "
+                    f"bad rank {masked_excerpt(letter)} in PBN hand {masked_excerpt(text)}; "
                     "expected letters of AKQJT98765432"
                 )
-            pos = _ORDER_IN_SUIT[rank]
+            if count == len(PBN_RANKS):  # stop at once: the suit may be megabytes long
+                raise DealNotationError(
+                    f"bad PBN hand {masked_excerpt(text)}: more than 13 ranks in one suit "
+                    "(a suit has 13 cards AKQJT98765432)"
+                )
+            pos, card = found
             if pos == last:
                 raise DealNotationError(
-                    f"card {rank.letter}{suit.letter} appears twice in PBN hand {excerpt(text)}"
+                    f"card {card.code} appears twice in PBN hand {masked_excerpt(text)}"
                 )
             last = pos
-            cards.append(_CARD[rank, suit])
+            cards.append(card)
     return cards
 
 
@@ -170,15 +142,15 @@ def parse_pbn_deal(text: str) -> tuple[list[Card], list[Card], list[Card], list[
     unknown = [i for i, h in enumerate(hands) if h is None]
     if len(unknown) > 1:
         raise DealNotationError(
-            f"PBN deal {excerpt(text)} has {len(unknown)} unknown ('-') hands; at most one can be "
-            "completed from the others"
+            f"PBN deal {masked_excerpt(text)} has {len(unknown)} unknown ('-') hands; at most one "
+            "can be completed from the others"
         )
     _check_distinct(hands, text)
     full = _complete(hands)
     for i, hand in enumerate(full):
         if len(hand) != 13:
             raise DealNotationError(
-                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
+                f"hand {SEATS[i]} in PBN deal {masked_excerpt(text)} has {len(hand)} cards; "
                 "every hand needs 13"
             )
     return full[0], full[1], full[2], full[3]
@@ -210,7 +182,7 @@ def parse_pbn_deal_partial(
     for i, hand in enumerate(hands):
         if hand is not None and len(hand) > 13:
             raise DealNotationError(
-                f"hand {PBN_SEATS[i]} in PBN deal {excerpt(text)} has {len(hand)} cards; "
+                f"hand {SEATS[i]} in PBN deal {masked_excerpt(text)} has {len(hand)} cards; "
                 "a hand holds at most 13"
             )
     unknown = [h for h in hands if h is None]
@@ -226,51 +198,40 @@ def _read_hands(text: str) -> list[list[Card] | None]:
     if not isinstance(text, str):
         raise DealNotationError(f"expected a PBN deal string, got {type(text).__name__}")
     body = text.strip()
-    start = 0
+    start = Seat.NORTH
     if len(body) >= 2 and body[1] == ":":
-        start = _seat_index(body[0], context=text)
+        start = _first_seat(body[0], context=text)
         body = body[2:]
-    parts = body.split()
+    parts = body.split(maxsplit=4)  # never a list of a million pieces
     if len(parts) != 4:
+        count = "more than 4" if len(parts) > 4 else str(len(parts))
         raise DealNotationError(
-            f"PBN deal {excerpt(text)} has {len(parts)} hands; expected 4 hands separated by "
+            f"PBN deal {masked_excerpt(text)} has {count} hands; expected 4 hands separated by "
             "spaces, like 'N:AKQ.JT9.876.5432 ...'"
         )
     hands: list[list[Card] | None] = [None] * 4
-    for i, part in enumerate(parts):
-        hands[(start + i) % 4] = None if part == "-" else parse_pbn_hand(part)
+    for seat, part in zip(start.clockwise(), parts, strict=True):
+        hands[seat.position] = None if part == "-" else parse_pbn_hand(part)
     return hands
 
 
 def _check_distinct(hands: list[list[Card] | None], text: str) -> None:
-    seen: dict[Card, int] = {}
+    given = sum(len(hand) for hand in hands if hand)
+    if len({id(card) for hand in hands for card in hand or ()}) == given:
+        return  # the usual case: no card twice
+    seen: dict[int, int] = {}  # id of a card (one of _CARD's) -> its hand
     for i, hand in enumerate(hands):
         for card in hand or ():
-            if card in seen:
+            if id(card) in seen:
                 raise DealNotationError(
-                    f"card {card.code!r} appears in both {PBN_SEATS[seen[card]]} and "
-                    f"{PBN_SEATS[i]} in PBN deal {excerpt(text)}"
+                    f"card {card.code!r} appears in both {SEATS[seen[id(card)]]} and "
+                    f"{SEATS[i]} in PBN deal {masked_excerpt(text)}"
                 )
-            seen[card] = i
+            seen[id(card)] = i
 
 
 def _complete(hands: list[list[Card] | None]) -> list[list[Card]]:
     """The hands with one unknown hand (if any) given the cards no other hand holds."""
-    held = {card for hand in hands for card in hand or ()}
-    missing = [
-        Card(_RANK_OF_LETTER[letter], suit)
-        for suit in PBN_SUITS
-        for letter in PBN_RANKS
-        if Card(_RANK_OF_LETTER[letter], suit) not in held
-    ]
+    held = {id(card) for hand in hands for card in hand or ()}
+    missing = [card for card in BRIDGE_DECK if id(card) not in held]
     return [h if h is not None else missing for h in hands]
-
-
-def _seat_index(seat: str, context: str | None = None) -> int:
-    index = PBN_SEATS.find(seat.strip().upper()) if len(seat.strip()) == 1 else -1
-    if index < 0:
-        where = f" in PBN deal {excerpt(context)}" if context is not None else ""
-        raise DealNotationError(
-            f"bad first seat {excerpt(seat)}{where}; expected one of N, E, S, W"
-        )
-    return index

@@ -14,7 +14,7 @@ needed.  A game that cannot be read does not sink the file: readers return a
 >>> hands = parse_pbn_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. -")
 >>> record = BoardRecord(hands, number=None, dealer="E")
 >>> record.complete, record.to_board(7).dealer, record.to_board(7).vulnerable
-(True, 'E', 'All')
+(True, <Seat.EAST: 'E'>, <Vulnerability.ALL: 'All'>)
 >>> contents = BoardFileContents([record], [SkippedGame(2, 9, "bad Deal tag")], source="a.pbn")
 >>> contents.to_dict()["skipped"]
 [{'game': 2, 'line': 9, 'reason': 'bad Deal tag'}]
@@ -30,30 +30,72 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from croupier.boards import (
-    Board,
-    Hands,
-    Seat,
-    Vulnerability,
-    dealer,
-    vulnerability,
-)
+from croupier.boards import Board, Hands, dealer, is_seat, is_vulnerability, vulnerability
 from croupier.cards import Card
-from croupier.errors import FileFormatError
+from croupier.errors import FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.ranking.bigdeal import bigdeal_card_index
+from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
+from croupier.seats import Seat, Vulnerability
 
-__all__ = ["BoardFileContents", "BoardRecord", "SkippedGame"]
+__all__ = ["MAX_FILE_GAMES", "BoardFileContents", "BoardRecord", "SkippedGame", "check_games"]
+
+#: The most games (boards, records, rows) one board file may hold, read and skipped together.
+#: Each costs up to a kilobyte once read; 999 boards is a large tournament.
+MAX_FILE_GAMES = 100_000
+
+
+def check_games(game: int, source: str) -> None:
+    """Refuse a file when its game number ``game`` (counted from 1) is past :data:`MAX_FILE_GAMES`.
+
+    Readers call it for every game they find, before reading it, so a file of
+    millions of tiny games is refused after the first hundred thousand instead
+    of being held in memory.
+
+    >>> check_games(100_001, "x.lin")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: x.lin holds more than 100,000 games; a board file holds ...
+    """
+    if game > MAX_FILE_GAMES:
+        raise FileFormatError(
+            f"{source} holds more than {MAX_FILE_GAMES:,} games; a board file holds at most "
+            f"{MAX_FILE_GAMES:,} (split it)"
+        )
+
+
+# Big Deal index of each of the 52 cards of BIGDEAL_CARD_ORDER, by identity: readers hand out
+# these very objects, and an ``id`` is found many times faster than a Card's hash is computed.
+_INDEX_BY_ID = {id(card): index for index, card in enumerate(BIGDEAL_CARD_ORDER)}
+_CANONICAL_IDS = frozenset(_INDEX_BY_ID)
+_STANDARD_INDEX: dict[Card, int] = {card: index for index, card in enumerate(BIGDEAL_CARD_ORDER)}
+
+
+def _card_key(card: Card) -> int | Card:
+    """The Big Deal index of a standard card, else the card itself (two keys are equal when the
+    cards are)."""
+    index = _INDEX_BY_ID.get(id(card))
+    if index is not None:
+        return index
+    return _STANDARD_INDEX.get(card, card)
+
+
+def _sorted_hand(hand: Sequence[Card]) -> tuple[Card, ...]:
+    get = _INDEX_BY_ID.get
+    indices = [get(id(card), -1) for card in hand]
+    if -1 in indices:  # not (only) the cards of BIGDEAL_CARD_ORDER themselves
+        return tuple(sorted(hand, key=bigdeal_card_index))
+    indices.sort()
+    return tuple([BIGDEAL_CARD_ORDER[i] for i in indices])  # the same objects, in order
 
 
 def _sorted_hands(hands: Sequence[Sequence[Card]]) -> Hands:
     if len(hands) != 4:
         raise FileFormatError(f"a board record holds 4 hands (N, E, S, W), got {len(hands)}")
-    n, e, s, w = (tuple(sorted(h, key=bigdeal_card_index)) for h in hands)
+    n, e, s, w = (_sorted_hand(h) for h in hands)
     return (n, e, s, w)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkippedGame:
     """A game of a file that could not be read: its number in the file, first line and why.
 
@@ -77,7 +119,7 @@ class SkippedGame:
         return {"game": self.game, "line": self.line, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoardRecord:
     """One deal as a file gives it: hands ``(N, E, S, W)`` and the board facts it states.
 
@@ -87,7 +129,10 @@ class BoardRecord:
     the record stands in its file (1-based; 0 when it was not read from a
     file); ``room`` is the room a result belongs to (``"open"``/``"closed"``)
     when the file says.  Hands are kept sorted, spades first and ace high, so
-    records with the same content compare equal.
+    records with the same content compare equal.  ``dealer`` and
+    ``vulnerable`` may be given as their letters and words (``"E"``,
+    ``"NS"``); the record holds them as :class:`~croupier.seats.Seat` and
+    :class:`~croupier.seats.Vulnerability`.
 
     >>> from croupier.cards import parse_cards
     >>> rec = BoardRecord((parse_cards("AS KS"), parse_cards("QS"), (), ()), number=4)
@@ -105,6 +150,16 @@ class BoardRecord:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", _sorted_hands(self.hands))
+        if self.dealer is not None:
+            if not is_seat(self.dealer):
+                raise FileFormatError(f"bad dealer {_shown(self.dealer)}; expected N, E, S or W")
+            object.__setattr__(self, "dealer", Seat(self.dealer))
+        if self.vulnerable is not None:
+            if not is_vulnerability(self.vulnerable):
+                raise FileFormatError(
+                    f"bad vulnerability {_shown(self.vulnerable)}; expected None, NS, EW or All"
+                )
+            object.__setattr__(self, "vulnerable", Vulnerability(self.vulnerable))
 
     @property
     def complete(self) -> bool:
@@ -114,7 +169,12 @@ class BoardRecord:
         >>> BoardRecord(goedel_unrank(0)).complete
         True
         """
-        return all(len(h) == 13 for h in self.hands) and len(set().union(*self.hands)) == 52
+        if any(len(h) != 13 for h in self.hands):
+            return False
+        ids = {id(card) for hand in self.hands for card in hand}
+        if ids <= _CANONICAL_IDS:  # the usual case: the cards of BIGDEAL_CARD_ORDER themselves
+            return len(ids) == 52
+        return len({_card_key(card) for hand in self.hands for card in hand}) == 52
 
     @property
     def deal(self) -> str:
@@ -135,7 +195,7 @@ class BoardRecord:
 
         >>> from croupier.ranking.bigdeal import goedel_unrank
         >>> BoardRecord(goedel_unrank(0), vulnerable="EW").to_board(1).vulnerable
-        'EW'
+        <Vulnerability.EW: 'EW'>
         >>> BoardRecord(goedel_unrank(0)).to_board()
         Traceback (most recent call last):
         ...
@@ -160,7 +220,7 @@ class BoardRecord:
 
         >>> from croupier.ranking.bigdeal import goedel_unrank
         >>> BoardRecord.from_board(Board.standard(3, goedel_unrank(0))).dealer
-        'S'
+        <Seat.SOUTH: 'S'>
         """
         return cls(board.hands, board.number, board.dealer, board.vulnerable, game, line)
 
@@ -176,10 +236,14 @@ class BoardRecord:
         """
         return {
             "board": self.number,
-            "dealer": self.dealer,
-            "vulnerable": self.vulnerable,
+            "dealer": None if self.dealer is None else self.dealer.letter,
+            "vulnerable": None if self.vulnerable is None else self.vulnerable.pbn,
             "deal": self.deal,
         }
+
+
+def _shown(value: object) -> str:
+    return excerpt(value) if isinstance(value, str) else repr(value)[:40]
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ import re
 from typing import ClassVar
 
 import croupier.randomness.source as _source_module
-from croupier.errors import EntropyExhaustedError, SeedError, bounded_decimal, excerpt
-from croupier.randomness.source import RandomSource
+from croupier.errors import EntropyExhaustedError, SeedError, bounded_decimal
+from croupier.randomness.source import RandomSource, SourceKind
 
 __all__ = ["MAX_DICE_SIDES", "EntropySource", "EntropySpecError"]
 
@@ -37,6 +37,7 @@ class EntropySpecError(SeedError):
     """An entropy spec (``dice:...``, ``coins:...``, ``hex:...``) is malformed."""
 
 
+_SEPARATOR = re.compile(r"[\s,;_]")
 _VALID = "valid: dice:3,6,1  d20:17,3,20  coins:HTTH  bits:0110  hex:9f3a"
 _HEX_VALUES = {c: i for i, c in enumerate("0123456789abcdef")} | {
     c: 10 + i for i, c in enumerate("ABCDEF")
@@ -56,17 +57,17 @@ class EntropySource(RandomSource):
     (3.0, 0.0)
     """
 
-    kind: ClassVar[str] = "entropy"
-    reproducible: ClassVar[bool] = True
+    kind: ClassVar[str] = SourceKind.ENTROPY
+    reproducible: bool = True
 
     def __init__(
         self, digits: list[int], radix: int, *, unit: str = "digit", spec: str = ""
     ) -> None:
         if radix < 2:
             raise EntropySpecError(f"radix {radix} is too small; use 2 or more")
-        for d in digits:
-            if not 0 <= d < radix:
-                raise EntropySpecError(f"digit {d} is not below the radix {radix}")
+        for number, d in enumerate(digits, 1):
+            if not 0 <= d < radix:  # the value is not shown: the digits are the user's secret
+                raise EntropySpecError(f"digit {number} is not from 0 to {radix - 1}")
         super().__init__()
         self.digits = tuple(digits)
         self.radix = radix
@@ -78,61 +79,96 @@ class EntropySource(RandomSource):
     def parse(cls, spec: str) -> EntropySource:
         """Read a spec such as ``dice:3,6,1``, ``d20:...``, ``coins:HTTH``, ``hex:...``.
 
+        The spec is the user's secret, so an error never quotes it: it says
+        what is wrong and where (the roll's number, the character's position
+        after the ``:``), showing at most the one character that is not allowed.
+
         >>> EntropySource.parse("coins:HTTH").digits
         (0, 1, 1, 0)
         >>> EntropySource.parse("hex:a").digits
         (1, 0, 1, 0)
         >>> EntropySource.parse("d20:20,1").digits
         (19, 0)
+        >>> EntropySource.parse("dice:3,6,1,5,2,22,4")
+        Traceback (most recent call last):
+        ...
+        croupier.randomness.entropy.EntropySpecError: bad d6 roll 6 (character 11 after ':', \
+2 characters): a d6 shows 1 to 6 (the spec is not shown)
         """
+        if not isinstance(spec, str):
+            raise EntropySpecError(
+                f"an entropy spec is text such as 'dice:3,6,1', not {type(spec).__name__}"
+            )
         kind, sep, body = spec.partition(":")
         kind = kind.strip().lower()
-        shown = excerpt(spec)
+        size = f"{len(spec)} characters"
         if not sep:
-            raise EntropySpecError(f"bad entropy spec {shown}: no ':' ({_VALID})")
+            raise EntropySpecError(
+                f"bad entropy spec ({size}): no ':' after the kind ({_VALID}; "
+                "the spec is not shown)"
+            )
         if kind in ("dice", "d6") or re.fullmatch(r"d[0-9]+", kind):
             sides = 6 if kind == "dice" else bounded_decimal(kind[1:], 10)
             if sides is None or not 2 <= sides <= MAX_DICE_SIDES:
                 raise EntropySpecError(
-                    f"bad entropy spec {shown}: dice have 2 to {MAX_DICE_SIDES} sides"
+                    f"bad entropy spec ({size}): dice have 2 to {MAX_DICE_SIDES} sides "
+                    "(the spec is not shown)"
                 )
-            if re.search(r"[\s,;]", body.strip()) or sides > 9:
-                tokens = [t for t in re.split(r"[\s,;]+", body.strip()) if t]
-            else:
-                tokens = list(body.strip())
-            digits = []
-            for t in tokens:
-                face = bounded_decimal(t, len(str(sides)))
-                if face is None or not 1 <= face <= sides:
-                    raise EntropySpecError(
-                        f"bad d{sides} roll {excerpt(t)} in {shown}: a d{sides} shows 1 to {sides}"
-                    )
-                digits.append(face - 1)
-            return cls(digits, sides, unit=f"d{sides} roll", spec=spec)
-        text = re.sub(r"[\s,;_]", "", body)
-        if kind in ("coins", "coin"):
-            table = {"h": 0, "t": 1}
-            unit = "coin flip"
-        elif kind == "bits":
-            table = {"0": 0, "1": 1}
-            unit = "bit"
-        elif kind == "hex":
+            return cls._dice(body, sides, spec)
+        if kind == "hex":
             bits: list[int] = []
-            for ch in text:
+            for position, ch in _characters(body):
                 v = _HEX_VALUES.get(ch, -1)  # ASCII only: int(ch, 16) also reads '٣'
                 if v < 0:
-                    raise EntropySpecError(f"bad hex digit {ch!r} in {shown}: use 0-9 and a-f")
+                    raise EntropySpecError(
+                        f"bad hex digit {ch!r} at character {position} after 'hex:': "
+                        "use 0-9 and a-f (the spec is not shown)"
+                    )
                 bits.extend((v >> s) & 1 for s in (3, 2, 1, 0))
             return cls(bits, 2, unit="bit", spec=spec)
+        if kind in ("coins", "coin"):
+            table, unit, valid = {"h": 0, "t": 1}, "coin flip", "H/T"
+        elif kind == "bits":
+            table, unit, valid = {"0": 0, "1": 1}, "bit", "0/1"
         else:
-            raise EntropySpecError(f"unknown entropy kind {excerpt(kind)} in {shown} ({_VALID})")
+            # a kind of 5 characters or fewer cannot hold a quotable piece of the rolls
+            shown = (
+                repr(kind) if re.fullmatch(r"[a-z0-9]{0,5}", kind) else f"({len(kind)} characters)"
+            )
+            raise EntropySpecError(
+                f"unknown entropy kind {shown} before the ':' ({_VALID}; the spec is not shown)"
+            )
         digits = []
-        for ch in text:
+        for position, ch in _characters(body):
             if ch.lower() not in table:
-                valid = "/".join(table).upper() if kind != "bits" else "0/1"
-                raise EntropySpecError(f"bad {unit} {ch!r} in {shown}: use {valid}")
+                raise EntropySpecError(
+                    f"bad {unit} {ch!r} at character {position} after '{kind}:': "
+                    f"use {valid} (the spec is not shown)"
+                )
             digits.append(table[ch.lower()])
         return cls(digits, 2, unit=unit, spec=spec)
+
+    @classmethod
+    def _dice(cls, body: str, sides: int, spec: str) -> EntropySource:
+        """The rolls of a ``dN:`` body: one character each, or separated for dice beyond 9."""
+        if re.search(r"[\s,;]", body.strip()) or sides > 9:
+            rolls = [(m.start() + 1, m.group()) for m in re.finditer(r"[^\s,;]+", body)]
+        else:
+            rolls = [(i + 1, ch) for i, ch in enumerate(body) if not ch.isspace()]
+        digits = []
+        for number, (position, roll) in enumerate(rolls, 1):
+            face = bounded_decimal(roll, len(str(sides)))
+            if face is None or not 1 <= face <= sides:
+                if len(roll) == 1:  # one character that is no roll: no secret, and telling
+                    where = f"{roll!r} (roll {number}, character {position} after ':')"
+                else:
+                    where = f"{number} (character {position} after ':', {len(roll)} characters)"
+                raise EntropySpecError(
+                    f"bad d{sides} roll {where}: a d{sides} shows 1 to {sides} "
+                    "(the spec is not shown)"
+                )
+            digits.append(face - 1)
+        return cls(digits, sides, unit=f"d{sides} roll", spec=spec)
 
     @property
     def remaining(self) -> int:
@@ -164,8 +200,8 @@ class EntropySource(RandomSource):
         ...
         croupier.errors.EntropyExhaustedError: entropy exhausted: all 1 coin flip(s) ...
         """
-        if self._lock_generation != _source_module.fork_generation:
-            self._renew_after_fork()
+        if self._fork_seen != _source_module.fork_generation:
+            self._check_fork()
         with self._lock:  # threads sharing the source never get the same digit
             pos = self._pos
             if pos >= len(self.digits):
@@ -217,4 +253,15 @@ class EntropySource(RandomSource):
         )
 
     def __repr__(self) -> str:
-        return f"EntropySource.parse({self.spec!r})" if self.spec else "EntropySource(...)"
+        """Counts only: the digits are the user's secret.
+
+        >>> EntropySource.parse("dice:3,6,1")
+        EntropySource(<3 d6 roll(s)>)
+        """
+        return f"EntropySource(<{len(self.digits)} {self.unit}(s)>)"
+
+
+def _characters(body: str) -> list[tuple[int, str]]:
+    """The characters of a spec's body with their positions after the ``:`` (from 1),
+    leaving out the separators (white space, ``,``, ``;``, ``_``)."""
+    return [(i, ch) for i, ch in enumerate(body, 1) if not _SEPARATOR.fullmatch(ch)]

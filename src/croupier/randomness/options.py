@@ -1,11 +1,11 @@
 """Build a random source from user options (``--seed`` / ``--entropy``).
 
 >>> make_source().kind
-'os-csprng'
+<SourceKind.OS_CSPRNG: 'os-csprng'>
 >>> make_source(seed="table 4", purpose="deal", index=2).describe()
 'seeded (croupier-seeded/1, purpose "deal", index 2; reproducible; only as secret as the seed)'
 >>> make_source(entropy="coins:HTTH").kind
-'entropy'
+<SourceKind.ENTROPY: 'entropy'>
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ import math
 from croupier.errors import CroupierError
 from croupier.randomness.entropy import EntropySource
 from croupier.randomness.seed_strength import seed_strength
-from croupier.randomness.seeded import SeededSource
-from croupier.randomness.source import OsRandomSource, RandomSource
+from croupier.randomness.seeded import Seed, SeededSource
+from croupier.randomness.source import OsRandomSource, RandomSource, SourceKind
 
 __all__ = ["make_source", "seed_warning", "source_note"]
 
 
 def make_source(
-    seed: str | None = None,
+    seed: Seed | None = None,
     entropy: str | None = None,
     *,
     purpose: str = "",
@@ -30,7 +30,8 @@ def make_source(
 ) -> RandomSource:
     """The source the options ask for: OS CSPRNG, seeded stream, or user entropy.
 
-    ``seed`` is text (or ``hex:...``) for a reproducible :class:`SeededSource`
+    ``seed`` is text (or ``hex:...``), a whole number (its decimal text) or bytes for a
+    reproducible :class:`SeededSource`
     with this ``purpose`` and ``index``; ``entropy`` a spec such as
     ``dice:3,6,1,...`` for a finite :class:`EntropySource`; with neither, the
     OS CSPRNG.  Giving both is an error.
@@ -38,12 +39,10 @@ def make_source(
     >>> make_source(seed="x", entropy="dice:1")
     Traceback (most recent call last):
     ...
-    croupier.errors.CroupierError: give either a seed or an entropy spec, not both ...
+    croupier.errors.CroupierError: give either a seed or an entropy spec, not both
     """
-    if seed is not None and entropy is not None:
-        raise CroupierError(
-            f"give either a seed or an entropy spec, not both (seed {seed!r}, entropy {entropy!r})"
-        )
+    if seed is not None and entropy is not None:  # neither is quoted: both may be secret
+        raise CroupierError("give either a seed or an entropy spec, not both")
     if seed is not None:
         return SeededSource(seed, purpose, index)
     if entropy is not None:
@@ -61,9 +60,9 @@ def source_note(source: RandomSource) -> str:
     >>> source_note(make_source(entropy="coins:HT"))
     'from your entropy: only as secret as your coin flips'
     """
-    if source.kind == "os-csprng":
+    if source.kind == SourceKind.OS_CSPRNG:
         return "from the OS CSPRNG (not reproducible)"
-    if source.kind == "seeded":
+    if source.kind == SourceKind.SEEDED:
         return "from the seed: reproducible, and only as secret as the seed"
     if isinstance(source, EntropySource):
         return f"from your entropy: only as secret as your {source.unit}s"

@@ -26,12 +26,16 @@ True
 from __future__ import annotations
 
 import hashlib
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
-from croupier.errors import SeedError, excerpt
-from croupier.randomness.source import BufferedBitSource
+from croupier.errors import SeedError, utf8_bytes
+from croupier.randomness.source import BufferedBitSource, SourceKind
 
-__all__ = ["SEEDED_STREAM_ID", "SeededSource", "parse_seed"]
+__all__ = ["SEEDED_STREAM_ID", "Seed", "SeededSource", "parse_seed", "seed_value"]
+
+Seed: TypeAlias = str | int | bytes
+"""What every ``seed=`` takes: text (or ``hex:...``), a whole number (its decimal text, as
+``--seed 42``) or raw bytes (the same seed as ``hex:`` and their hex digits)."""
 
 SEEDED_STREAM_ID = "croupier-seeded/1"
 """Algorithm id and version of the seeded stream construction."""
@@ -44,36 +48,100 @@ def _field(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
-def parse_seed(seed: str | bytes) -> bytes:
-    """The seed bytes for a seed given as text, bytes, or text starting ``hex:``.
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_HEX_SPACES = frozenset(" \t\n\r\x0b\x0c")  # what bytes.fromhex skips between pairs
 
-    Text is encoded as UTF-8 exactly as given; ``hex:`` followed by an even
-    number of hex digits gives those bytes.
 
-    >>> parse_seed("abc") == parse_seed("hex:616263") == b"abc"
-    True
+def seed_value(seed: Seed | None) -> str | bytes | None:
+    """A seed as the streams keep it: text or bytes; a whole number means its decimal text.
+
+    Anything else is a :class:`~croupier.errors.SeedError` naming only the type
+    (a seed may be a secret, so it is never quoted).
+
+    >>> seed_value(42), seed_value("hex:2a"), seed_value(b"*"), seed_value(None)
+    ('42', 'hex:2a', b'*', None)
+    >>> seed_value(4.2)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.SeedError: seed= must be text, bytes or a whole number, not float
     """
-    if isinstance(seed, bytes):
-        data = seed
-    elif seed.startswith("hex:"):
-        digits = seed[4:].replace(" ", "")
-        try:
-            data = bytes.fromhex(digits)
-        except ValueError:
-            raise SeedError(
-                f"bad hex seed {excerpt(seed)}: expected 'hex:' and an even number of hex digits"
-            ) from None
+    if seed is None or isinstance(seed, str | bytes):
+        return seed
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return str(seed)
+    raise SeedError(f"seed= must be text, bytes or a whole number, not {type(seed).__name__}")
+
+
+def parse_seed(seed: Seed) -> bytes:
+    """The seed bytes for a seed given as text, bytes, a whole number, or text starting ``hex:``.
+
+    Text is encoded as UTF-8 exactly as given; a whole number is its decimal
+    text (``42`` is the seed ``"42"``); ``hex:`` followed by an even
+    number of hex digits gives those bytes (spaces are ignored).  Text that
+    has no UTF-8 encoding (a lone surrogate, which is how Python reads a
+    command-line byte that is not UTF-8) is refused: give such bytes as
+    ``hex:``.  Error messages never quote the seed: it may be a secret.
+
+    >>> parse_seed("abc") == parse_seed("hex:616263") == parse_seed("hex:61 62 63") == b"abc"
+    True
+    >>> parse_seed(42) == parse_seed("42")
+    True
+    >>> parse_seed("hex:" + "5f" * 32 + "zz")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.SeedError: a hex: seed holds only hex digits and spaces; character 65 after \
+'hex:' is something else (the seed is not shown)
+    >>> parse_seed("caf" + chr(0xDCE9))  # the byte 0xE9 on a command line that is not UTF-8
+    Traceback (most recent call last):
+    ...
+    croupier.errors.SeedError: the seed is not valid text: character 4 has no UTF-8 encoding ...
+    """
+    value = seed_value(seed)
+    if value is None:
+        raise SeedError("seed= must be text, bytes or a whole number, not NoneType")
+    if isinstance(value, bytes):
+        data = value
+    elif value.startswith("hex:"):
+        data = _hex_seed(value[4:])
     else:
-        data = seed.encode("utf-8")
+        hint = "; give raw bytes as 'hex:' digits (the seed is not shown)"
+        data = utf8_bytes(value, "the seed", hint=hint, error=SeedError)
     if not data:
-        raise SeedError(f"empty seed {excerpt(seed)}: give some text, bytes or 'hex:...' digits")
+        raise SeedError("the seed is empty: give some text, bytes or 'hex:' and hex digits")
     return data
+
+
+def _hex_seed(text: str) -> bytes:
+    """The bytes of a ``hex:`` seed's digits (spaces ignored); errors never quote them."""
+    digits = text.replace(" ", "")
+    count = 0
+    for position, ch in enumerate(text, 1):
+        if ch in _HEX_DIGITS:
+            count += 1
+        elif ch not in _HEX_SPACES:
+            raise SeedError(
+                f"a hex: seed holds only hex digits and spaces; character {position} after "
+                "'hex:' is something else (the seed is not shown)"
+            )
+    if count % 2:
+        raise SeedError(
+            f"a hex: seed needs an even number of hex digits (two a byte), not {count} "
+            "(the seed is not shown)"
+        )
+    try:
+        return bytes.fromhex(digits)
+    except ValueError:  # a tab or line end between the two digits of a byte
+        raise SeedError(
+            "a hex: seed's digits go in pairs, two a byte; a tab or line end splits a pair "
+            "(the seed is not shown)"
+        ) from None
 
 
 class SeededSource(BufferedBitSource):
     """Reproducible bits from a seed, a purpose and an index (``croupier-seeded/1``).
 
-    ``seed`` is text, bytes, or ``"hex:..."``; ``purpose`` and ``index``
+    ``seed`` is text, bytes, a whole number (its decimal text) or ``"hex:..."``;
+    ``purpose`` and ``index``
     separate independent streams derived from the same seed.  Use
     :meth:`derive` for a sibling stream and :meth:`spawn` for children.
 
@@ -84,12 +152,12 @@ class SeededSource(BufferedBitSource):
     True
     """
 
-    kind: ClassVar[str] = "seeded"
-    reproducible: ClassVar[bool] = True
+    kind: ClassVar[str] = SourceKind.SEEDED
+    reproducible: bool = True
 
     def __init__(
         self,
-        seed: str | bytes,
+        seed: Seed,
         purpose: str = "",
         index: int = 0,
         *,
@@ -97,10 +165,14 @@ class SeededSource(BufferedBitSource):
     ) -> None:
         super().__init__()
         self.seed = parse_seed(seed)
+        if not isinstance(purpose, str):
+            raise SeedError(f"purpose= must be text, not {type(purpose).__name__}")
         self.purpose = purpose
         self.index = index
         self.spawn_key = tuple(spawn_key)
         for k in (index, *self.spawn_key):
+            if isinstance(k, bool) or not isinstance(k, int):
+                raise SeedError(f"a stream index is a whole number, not {type(k).__name__}")
             if not 0 <= k < _MAX_INDEX:
                 raise SeedError(f"stream index {k} is out of range; use 0 <= index < 2**64")
         path = b"".join(k.to_bytes(8, "big") for k in (index, *self.spawn_key))
@@ -140,6 +212,30 @@ class SeededSource(BufferedBitSource):
         data = self.block(self._block)
         self._block += 1
         return int.from_bytes(data, "big"), 8 * _BLOCK_BYTES
+
+    def _next_blocks_bytes(self, nbits: int) -> tuple[bytes, int]:
+        count = -(-nbits // (8 * _BLOCK_BYTES))
+        first = self._block
+        self._block += count
+        return self.blocks(first, count), 8 * _BLOCK_BYTES * count
+
+    def blocks(self, first: int, count: int) -> bytes:
+        """Blocks ``first`` to ``first + count - 1`` of the stream, joined (``136 * count`` bytes).
+
+        >>> s = SeededSource("x")
+        >>> s.blocks(2, 3) == s.block(2) + s.block(3) + s.block(4)
+        True
+        """
+        if not (first >= 0 and first + count <= _MAX_INDEX):
+            raise SeedError(f"block index {first + count - 1} is out of range 0..2**64-1")
+        base = self._hash
+        out: list[bytes] = []
+        append = out.append
+        for j in range(first, first + count):
+            h = base.copy()
+            h.update(j.to_bytes(8, "big"))
+            append(h.digest(_BLOCK_BYTES))
+        return b"".join(out)
 
     def derive(self, purpose: str | None = None, index: int | None = None) -> SeededSource:
         """A fresh stream with the same seed and a different purpose and/or index.

@@ -25,7 +25,7 @@ from typing import Protocol, runtime_checkable
 
 import croupier.randomness.source as _source_module
 from croupier.errors import CroupierError, EntropyExhaustedError
-from croupier.randomness.source import RandomSource
+from croupier.randomness.source import ForkAware, RandomSource
 
 __all__ = ["UNIFORM_ALGORITHM_ID", "Chooser", "UniformSampler"]
 
@@ -51,7 +51,7 @@ class Chooser(Protocol):
         ...
 
 
-class UniformSampler:
+class UniformSampler(ForkAware):
     """Turns a :class:`RandomSource` into exactly uniform integers.
 
     ``margin_bits`` (default 0) makes each widening take enough bits that the
@@ -63,10 +63,10 @@ class UniformSampler:
     style draw costing at most about ``log2(n) + 2`` bits on average).
 
     The held randomness is fork-safe: when the source is not reproducible
-    (the OS CSPRNG), a forked child forgets it before its first draw, so
-    parent and child never answer from the same leftover bits.  (A
-    reproducible source, like a seeded stream, continues identically in
-    both: that is what reproducible means.)
+    (the OS CSPRNG, an unseeded numpy source), a forked child forgets it
+    before its first draw, so parent and child never answer from the same
+    leftover bits.  (A reproducible source, like a seeded stream, continues
+    identically in both: that is what reproducible means.)
 
     A sampler may be shared by threads: each draw holds the sampler's lock,
     so no two threads ever answer from the same held randomness (a seeded
@@ -82,7 +82,7 @@ class UniformSampler:
     True
     """
 
-    __slots__ = ("_generation", "_lock", "_m", "_v", "margin_bits", "recycle", "source")
+    __slots__ = ("_fork_seen", "_lock", "_m", "_v", "margin_bits", "recycle", "source")
 
     def __init__(self, source: RandomSource, *, margin_bits: int = 0, recycle: bool = True) -> None:
         if margin_bits < 0:
@@ -92,7 +92,7 @@ class UniformSampler:
         self.recycle = recycle
         self._v = 0
         self._m = 1
-        self._generation = _source_module.fork_generation
+        self._fork_seen = _source_module.fork_generation
         self._lock = threading.Lock()
 
     @property
@@ -124,17 +124,14 @@ class UniformSampler:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-        self._generation = _source_module.fork_generation
+        self._fork_seen = _source_module.fork_generation
         self._lock = threading.Lock()
 
     def _after_fork(self) -> None:
         """In a forked child: a fresh lock, and forget OS randomness held for the parent."""
-        with _source_module._fork_guard:
-            if self._generation != _source_module.fork_generation:
-                self._lock = threading.Lock()  # another thread may have held the old one
-                if not self.source.reproducible:
-                    self._v, self._m = 0, 1
-                self._generation = _source_module.fork_generation
+        self._lock = threading.Lock()  # another thread may have held the old one
+        if not self.source.reproducible:
+            self._v, self._m = 0, 1
 
     def below(self, n: int) -> int:
         """An exactly uniform integer in ``[0, n)``.
@@ -147,8 +144,8 @@ class UniformSampler:
             raise CroupierError(f"cannot draw below {n}: the range [0, {n}) is empty")
         if n == 1:
             return 0
-        if self._generation != _source_module.fork_generation:  # forked since the last draw
-            self._after_fork()
+        if self._fork_seen != _source_module.fork_generation:  # forked since the last draw
+            self._check_fork()
         with self._lock:  # one thread at a time changes the held state
             v, m = self._v, self._m
             target = n << self.margin_bits if self.margin_bits else n

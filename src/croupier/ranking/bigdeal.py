@@ -32,6 +32,7 @@ from math import comb
 from croupier.cards import BRIDGE_DECK, Card
 from croupier.errors import RankingError
 from croupier.ranking.partitions import subsets_rank, subsets_unrank
+from croupier.seats import SEATS
 
 __all__ = [
     "BIGDEAL_CARD_ORDER",
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 _HAND = 13
-_SEATS = "NESW"
 
 #: The number of bridge deals, ``C(52,13)·C(39,13)·C(26,13)``: Gödel numbers lie in ``[0, D)``.
 GOEDEL_MAX: int = comb(52, 13) * comb(39, 13) * comb(26, 13)
@@ -114,16 +114,16 @@ def goedel_rank(hands: Sequence[Sequence[Card]]) -> int:
     for seat, hand in enumerate(hands):
         if len(hand) != _HAND:
             raise RankingError(
-                f"hand {_SEATS[seat]} has {len(hand)} cards; every bridge hand has 13"
+                f"hand {SEATS[seat]} has {len(hand)} cards; every bridge hand has 13"
             )
         for card in hand:
             if not isinstance(card, Card):
-                raise RankingError(f"hand {_SEATS[seat]} holds {card!r}, which is not a Card")
+                raise RankingError(f"hand {SEATS[seat]} holds {card!r}, which is not a Card")
             index = bigdeal_card_index(card)
             if index in owner:
                 raise RankingError(
-                    f"card {card.code} appears in hand {_SEATS[owner[index]]} and hand "
-                    f"{_SEATS[seat]}; each of the 52 cards must be dealt once"
+                    f"card {card.code} appears in hand {SEATS[owner[index]]} and hand "
+                    f"{SEATS[seat]}; each of the 52 cards must be dealt once"
                 )
             owner[index] = seat
     return subsets_rank([owner[i] for i in range(52)], _SIZES, "lex")

@@ -50,6 +50,7 @@ __all__ = [
     "parse_decimal",
     "sequence_rank",
     "sequence_unrank",
+    "short_int",
     "split_by_lex_digits",
     "subset_rank",
     "subset_unrank",
@@ -170,6 +171,16 @@ def parse_decimal(text: str) -> int:
         return read(digits[:-width]) * powers[width] + read(digits[-width:])
 
     return read(text)
+
+
+def short_int(value: int) -> str:
+    """An integer for a message: in full when short, else its first digits and length.
+
+    >>> short_int(52), short_int(10**400)
+    ('52', '10000000000000000000... (401 digits)')
+    """
+    text = decimal(value)
+    return text if len(text) <= 30 else f"{text[:20]}... ({len(text)} digits)"
 
 
 def decimal_json(data: Any, **options: Any) -> str:

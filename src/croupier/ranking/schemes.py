@@ -181,7 +181,6 @@ def _colex_unrank(number: int, sizes: Sequence[int]) -> list[int]:
     return subsets_unrank(number, sizes, "colex")
 
 
-_UNVERIFIED = "round trips only"
 _SCHEMES: dict[str, DealScheme] = {
     s.name: s
     for s in (
@@ -271,6 +270,8 @@ def get_scheme(name: str) -> DealScheme:
     ...
     croupier.errors.RankingError: unknown deal-number scheme 'nope'; expected one of ...
     """
+    if not isinstance(name, str):
+        raise RankingError(f"scheme= is a scheme's name, not {type(name).__name__}")
     found = _SCHEMES.get(name.strip().lower())
     if found is None:
         raise RankingError(

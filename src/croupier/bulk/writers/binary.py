@@ -9,6 +9,10 @@ ways (see :class:`NpyWriter`).
 A ``.npz`` file (a zip archive, as :func:`numpy.savez` writes it) holds
 ``piles.npy`` (the same array) and ``meta.npy``: a 0-d string array holding
 JSON that says what the columns and values mean (see :func:`npz_metadata`).
+For a layout with stacks it also holds ``stacks.npy``: every stack's cards
+(deck indices, ``uint8``, or ``uint16`` for decks of more than 256 cards) top
+first, the stacks side by side in pile order (:meth:`DealArray.stack`).  A
+``.npy`` file holds the piles array only, so it leaves the stacks' orders out.
 
 >>> import io, json
 >>> import numpy as np
@@ -35,6 +39,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from croupier.bulk.array import DealArray
 from croupier.bulk.writers.base import BaseWriter
 from croupier.dealing.layout import Layout
 
@@ -46,8 +51,8 @@ NPZ_META_VERSION = 1
 _COPY_BYTES = 1 << 22
 
 
-def npy_header(rows: int, columns: int) -> bytes:
-    """The ``.npy`` (version 1.0) header of a ``uint8`` array of shape ``(rows, columns)``.
+def npy_header(rows: int, columns: int, descr: str = "|u1") -> bytes:
+    """The ``.npy`` (version 1.0) header of a ``uint8`` (or ``descr``) array ``(rows, columns)``.
 
     numpy pads the header so that the row count can grow to 21 digits in
     place: headers of any two row counts have the same length.
@@ -56,7 +61,7 @@ def npy_header(rows: int, columns: int) -> bytes:
     (True, 0)
     """
     buf = io.BytesIO()
-    header = {"descr": "|u1", "fortran_order": False, "shape": (rows, columns)}
+    header = {"descr": descr, "fortran_order": False, "shape": (rows, columns)}
     np.lib.format.write_array_header_1_0(buf, header)
     return buf.getvalue()
 
@@ -148,16 +153,20 @@ def npz_metadata(
 
     Keys: ``version``; ``layout`` (``game``, ``deck`` name, ``cards``: the
     deck's card codes in column order, ``piles``: ``name``, ``size``,
-    ``kind`` in value order); ``rows``; ``values`` (what a value means);
-    ``algorithm`` and ``seed`` (as given, or null).
+    ``kind`` in value order, and ``stack: true`` for a stack); ``rows``;
+    ``values`` (what a value means); for a layout with stacks ``stacks`` (the
+    stacks' names, their columns of ``stacks.npy`` in order); ``algorithm``
+    and ``seed`` (as given, or null).
 
     >>> from croupier.dealing.layout import make_layout
-    >>> meta = npz_metadata(make_layout("euchre"), 7, algorithm="croupier-bulk/1")
+    >>> meta = npz_metadata(make_layout("skat"), 7, algorithm="croupier-bulk/1")
     >>> meta["layout"]["cards"][:3], meta["layout"]["piles"][-1], meta["rows"]
-    (['AS', 'KS', 'QS'], {'name': 'kitty', 'size': 4, 'kind': 'remainder'}, 7)
+    (['AS', 'KS', 'QS'], {'name': 'skat', 'size': 2, 'kind': 'remainder'}, 7)
+    >>> npz_metadata(make_layout("euchre"), 7)["stacks"]
+    ['kitty']
     """
     piles = layout.pile_records()
-    return {
+    meta: dict[str, Any] = {
         "version": NPZ_META_VERSION,
         "layout": {
             "game": layout.game,
@@ -167,9 +176,16 @@ def npz_metadata(
         },
         "rows": rows,
         "values": "piles[i, c] is the index in layout.piles of the pile holding card c of deal i",
-        "algorithm": algorithm,
-        "seed": seed,
     }
+    if layout.ordered:
+        meta["stacks"] = [layout.piles[i].name for i in layout.stack_piles]
+        meta["stack_values"] = (
+            "stacks[i] lists the deck index of every card of the stacks of deal i, "
+            "top first, stack after stack in layout order"
+        )
+    meta["algorithm"] = algorithm
+    meta["seed"] = seed
+    return meta
 
 
 class _WriteOnly:
@@ -220,6 +236,17 @@ class NpzWriter(BaseWriter):
         self._seed = seed
         self._compression = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
         self._spool: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (until close())
+        self._stacks: IO[bytes] | None = None
+        if layout.ordered:
+            self._stacks = tempfile.TemporaryFile()  # noqa: SIM115 (until close())
+
+    def _write_batch(self, batch: DealArray) -> None:
+        self._write_rows(batch.piles)
+        if self._stacks is not None and len(batch):
+            orders = [batch.stack(p) for p in self.layout.stack_piles]
+            dtype = "|u1" if len(self.layout.deck) <= 256 else "<u2"
+            joined = np.concatenate(orders, axis=1).astype(dtype)
+            self._stacks.write(np.ascontiguousarray(joined).data)
 
     def _write_rows(self, piles: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
         self._spool.write(piles.data)
@@ -235,6 +262,14 @@ class NpzWriter(BaseWriter):
                 member.write(npy_header(self.rows_written, len(self.layout.deck)))
                 self._spool.seek(0)
                 shutil.copyfileobj(self._spool, member, _COPY_BYTES)
+            if self._stacks is not None:
+                with archive.open("stacks.npy", "w", force_zip64=True) as member:
+                    width = sum(self.layout.piles[i].size for i in self.layout.stack_piles)
+                    descr = "|u1" if len(self.layout.deck) <= 256 else "<u2"
+                    member.write(npy_header(self.rows_written, width, descr))
+                    self._stacks.seek(0)
+                    shutil.copyfileobj(self._stacks, member, _COPY_BYTES)
+                self._stacks.close()
             with archive.open("meta.npy", "w") as member:
                 np.lib.format.write_array(member, meta_array, allow_pickle=False)
         self._spool.close()

@@ -26,7 +26,7 @@ b'% PBN 2.1\\r\\n% EXPORT\\r\\n'
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 import numpy as np
@@ -36,7 +36,7 @@ from croupier.bulk.array import DealArray
 from croupier.bulk.writers.base import BaseWriter, DealWriter
 from croupier.bulk.writers.binary import NpyWriter, NpzWriter
 from croupier.bulk.writers.text import (
-    _check_first_board,
+    check_first_board,
     jsonl_bytes,
     lin_bytes,
     oneline_buffer,
@@ -51,6 +51,7 @@ from croupier.formats.pbn import pbn_escape
 
 __all__ = [
     "BULK_FORMATS",
+    "GameTags",
     "JsonlWriter",
     "LinWriter",
     "OnelineWriter",
@@ -92,8 +93,8 @@ class OnelineWriter(_TextWriter):
     >>> out = io.BytesIO()
     >>> with OnelineWriter(out, deal_array(0, "holdem").layout) as w:
     ...     w.write(deal_array(1, "holdem", seed="a"))
-    >>> out.getvalue().decode().split(" | ")[6][:6]
-    'board '
+    >>> out.getvalue().decode().split(" | ")[6][:5]
+    'flop '
     """
 
     format_name = "oneline"
@@ -123,6 +124,11 @@ class PbnDealWriter(_TextWriter):
         return pbn_deal_buffer(batch)
 
 
+GameTags = Callable[[DealArray, int], Sequence[Sequence[str]]]
+"""Tags to add to each game of a batch, after the export tags: ``(batch, first board)`` ->
+one list of tag lines per deal (without line ends), such as double-dummy results."""
+
+
 class PbnWriter(_TextWriter):
     """A PBN 2.1 export file: the two header lines at once, then one game per deal.
 
@@ -130,7 +136,8 @@ class PbnWriter(_TextWriter):
     and ``Vulnerable`` follow the standard cycles and the ``Deal`` tag starts
     with the dealer's hand (see :func:`~croupier.bulk.writers.text.pbn_game_bytes`).
     ``comments`` are ``%`` lines after the header (a seeded run's label);
-    ``newline`` is CRLF, as the export format has it, or ``"\\n"``.  For
+    ``newline`` is CRLF, as the export format has it, or ``"\\n"``; ``game_tags``
+    adds lines of tags to every game (see :data:`GameTags`).  For
     board numbers up to 999 the file is byte for byte what
     :func:`croupier.formats.pbn.format_pbn_records` writes for the same
     boards (PBN itself has no upper limit).
@@ -158,9 +165,11 @@ class PbnWriter(_TextWriter):
         date: str = "?",
         comments: Sequence[str] = (),
         newline: str = "\r\n",
+        game_tags: GameTags | None = None,
     ) -> None:
         require_bridge(layout, self.format_name)
-        self.next_board = _check_first_board(first_board)
+        self.next_board = check_first_board(first_board)
+        self._game_tags = game_tags
         self._tags = {"generator": generator, "event": event, "site": site, "date": date}
         header = pbn_header_bytes(newline=newline)
         for value in (*self._tags.values(), *comments):
@@ -171,7 +180,18 @@ class PbnWriter(_TextWriter):
         stream.write(header)
 
     def _render(self, batch: DealArray) -> bytes:
-        return pbn_game_bytes(batch, self.next_board, newline=self._newline, **self._tags)
+        if self._game_tags is None:
+            return pbn_game_bytes(batch, self.next_board, newline=self._newline, **self._tags)
+        nl = self._newline.encode()
+        extra = self._game_tags(batch, self.next_board)
+        games = []
+        for i, tags in enumerate(extra):  # game by game: each ends with an empty line
+            game = pbn_game_bytes(
+                batch[i : i + 1], self.next_board + i, newline=self._newline, **self._tags
+            )
+            lines = b"".join(line.encode() + nl for line in tags)
+            games.append(game[: -len(nl)] + lines + nl)
+        return b"".join(games)
 
     def _write_batch(self, batch: DealArray) -> None:
         super()._write_batch(batch)
@@ -197,7 +217,7 @@ class LinWriter(_TextWriter):
 
     def __init__(self, stream: IO[bytes], layout: Layout, *, first_board: int = 1) -> None:
         require_bridge(layout, self.format_name)
-        self.next_board = _check_first_board(first_board)
+        self.next_board = check_first_board(first_board)
         super().__init__(stream, layout)
 
     def _render(self, batch: DealArray) -> bytes:
@@ -251,6 +271,7 @@ def open_writer(
     event: str = "?",
     comments: Sequence[str] = (),
     newline: str = "\r\n",
+    game_tags: GameTags | None = None,
     bits_used: bool = False,
     fields: Mapping[str, str | int] | None = None,
     count: int | None = None,
@@ -261,7 +282,8 @@ def open_writer(
     """The writer of format ``fmt`` (one of :data:`BULK_FORMATS`) on ``stream`` for ``layout``.
 
     Options go to the formats that use them: ``first_board`` to ``pbn`` and
-    ``lin``; ``generator``, ``event``, ``comments`` and ``newline`` to ``pbn``;
+    ``lin``; ``generator``, ``event``, ``comments``, ``newline`` and ``game_tags``
+    to ``pbn``;
     ``bits_used`` and ``fields`` to ``jsonl``; ``count`` to ``npy``;
     ``algorithm``, ``seed`` and ``compress`` to ``npz``.
 
@@ -285,6 +307,7 @@ def open_writer(
             event=event,
             comments=comments,
             newline=newline,
+            game_tags=game_tags,
         )
     if fmt == "lin":
         return LinWriter(stream, layout, first_board=first_board)

@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.dealing.layout import Layout
-from croupier.formats.deal_text import sorted_hand
 
 __all__ = [
     "PAD",
@@ -82,6 +81,8 @@ def display_order(layout: Layout) -> npt.NDArray[np.intp]:
     >>> display_order(make_layout("bridge"))[:3].tolist()
     [0, 1, 2]
     """
+    from croupier.dealing.notation import sorted_hand  # here: dealer's printing does without
+
     shown = sorted_hand(layout.deck, layout.order)
     place = {card: i for i, card in enumerate(shown)}
     return np.array([place[c] for c in layout.deck], np.intp)

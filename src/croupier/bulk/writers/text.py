@@ -8,7 +8,8 @@ card or per deal.
   with ``action printoneline``: ``n <N> e <E> s <S> w <W> `` (a space before
   the line end), hands ``S.H.D.C`` with ranks ``AKQJT98765432`` and voids
   empty.  Other layouts: ``<pile> <card> <card> ... | <pile> ...``, every
-  pile of the layout (remainder included) with its cards highest first.
+  pile of the layout (remainder included) with its cards highest first, a
+  stack's cards in their order, top first.
 * :func:`pbn_deal_bytes`: one PBN deal string per line, ``N:<N> <E> <S> <W>``.
 * :func:`pbn_game_bytes`: full games of a PBN 2.1 export file (CRLF line ends
   unless asked otherwise), board numbers counting up, ``Dealer`` and
@@ -36,7 +37,6 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import numpy.typing as npt
 
-from croupier.boards import dealer, vulnerability
 from croupier.bulk.array import SUIT_ORDER, DealArray
 from croupier.bulk.writers.base import BulkWriterError
 from croupier.bulk.writers.rows import (
@@ -50,13 +50,14 @@ from croupier.bulk.writers.rows import (
     pile_order,
     token_table,
 )
-from croupier.cards import BRIDGE_RANK_LETTERS, Rank
+from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Rank
 from croupier.dealing.layout import Layout
 from croupier.formats.deal_text import sorted_hand
-from croupier.formats.pbn import pbn_escape
 from croupier.formats.pbn_deal import PBN_RANKS
+from croupier.seats import BOARD_CYCLE, Seat, Vulnerability
 
 __all__ = [
+    "check_first_board",
     "jsonl_bytes",
     "lin_bytes",
     "oneline_bytes",
@@ -129,7 +130,7 @@ def _lin_key_letters() -> npt.NDArray[np.uint8]:
     for key in range(4 * _HAND_SLOT):
         suit, within = divmod(key % _HAND_SLOT, _SUIT_SLOT)
         if within == _SUIT_SLOT - 1 and suit < 3:
-            table[key] = ord("HDC"[suit])
+            table[key] = ord(BRIDGE_SUIT_LETTERS[suit + 1])
     return table
 
 
@@ -254,20 +255,26 @@ def pbn_header_bytes(*, newline: str = "\r\n") -> bytes:
     return b"% PBN 2.1" + nl + b"% EXPORT" + nl
 
 
-def _cycle_tables() -> tuple[Bytes2D, Bytes2D]:
-    """Dealer letter and (padded) vulnerability of boards 1..16, index ``(board - 1) % 16``.
+_CYCLE = range(1, BOARD_CYCLE + 1)  # boards 1..16: both standard cycles, once
+_DEALER_POSITIONS = np.array([Seat.of_board(b).position for b in _CYCLE], np.int64)
 
-    Both standard cycles repeat every 16 boards (the dealer's every 4).
-    """
-    dealers = np.array([[ord(dealer(b))] for b in range(1, 17)], np.uint8)
-    vuls, _ = token_table([vulnerability(b).encode() for b in range(1, 17)])
+
+def _phase(boards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Each board's place in the standard cycles: the index of :data:`_CYCLE` it repeats."""
+    return (boards - 1) % BOARD_CYCLE
+
+
+def _cycle_tables() -> tuple[Bytes2D, Bytes2D]:
+    """Dealer letter and (padded) vulnerability of boards 1..16, indexed by :func:`_phase`."""
+    dealers = np.array([[ord(Seat.of_board(b))] for b in _CYCLE], np.uint8)
+    vuls, _ = token_table([Vulnerability.of_board(b).encode() for b in _CYCLE])
     return dealers, vuls
 
 
-def _from_dealer(hands: Bytes2D, phase: npt.NDArray[np.int64]) -> Bytes2D:
-    """The four 16-byte hands of each row, turned so that the dealer's (``phase % 4``) is first."""
+def _from_dealer(hands: Bytes2D, dealer: npt.NDArray[np.int64]) -> Bytes2D:
+    """The four 16-byte hands of each row, turned so that the hand of ``dealer`` (0..3) is first."""
     n = hands.shape[0]
-    turn = (phase[:, None] + np.arange(4)) % 4  # the seats N E S W = 0 1 2 3 from the dealer on
+    turn = (dealer[:, None] + np.arange(4)) % 4  # the seats N E S W = 0 1 2 3 from the dealer on
     by_seat = hands.reshape(n, 4, 16)
     return np.take_along_axis(by_seat, turn[:, :, None], axis=1).reshape(n, 64)
 
@@ -301,8 +308,10 @@ def pbn_game_bytes(
     >>> [line[:9] for line in lines if line.startswith("[Deal ")][:2]
     ['[Deal "S:', '[Deal "W:']
     """
+    from croupier.formats.pbn import pbn_escape  # here: one-line and PBN deals do without
+
     require_bridge(deals.layout, "pbn")
-    first = _check_first_board(first_board)
+    first = check_first_board(first_board)
     nl = _check_newline(newline).decode()
     keys = _bridge_card_keys(deals.layout)
     dealers, vuls = _cycle_tables()
@@ -316,9 +325,9 @@ def pbn_game_bytes(
     for chunk in _chunks(deals):
         n = chunk.shape[0]
         boards = np.arange(start, start + n, dtype=np.int64)
-        phase = (boards - 1) % 16
+        phase = _phase(boards)
         width = len(str(start + n - 1))
-        hands = _from_dealer(_bridge_hands(chunk, keys), phase % 4)
+        hands = _from_dealer(_bridge_hands(chunk, keys), _DEALER_POSITIONS[phase])
         parts: list[Part] = [head.encode(), decimal_digits(boards, width), players.encode()]
         parts += [dealers[phase], f'"]{nl}[Vulnerable "'.encode(), vuls[phase]]
         parts += [f'"]{nl}[Deal "'.encode(), dealers[phase]]
@@ -326,11 +335,6 @@ def pbn_game_bytes(
         out.append(join_rows(parts, n, padded=True))
         start += n
     return b"".join(out)
-
-
-_LIN_DEALER_DIGITS = np.array([[ord(d)] for d in "3412"], np.uint8)  # dealer N E S W
-_LIN_VULNERABILITY = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
-_LIN_SEATS = (2, 3, 0, 1)  # LIN's hands are South's, West's, North's, East's
 
 
 def lin_bytes(deals: DealArray, first_board: int = 1) -> bytes:
@@ -351,20 +355,24 @@ def lin_bytes(deals: DealArray, first_board: int = 1) -> bytes:
     >>> line[-21:]
     b'ah|Board 2|sv|n|pg||\\n'
     """
+    from croupier.formats.lin import LIN_SEATS, lin_dealer_digit  # here: only LIN needs it
+
     require_bridge(deals.layout, "lin")
-    first = _check_first_board(first_board)
+    first = check_first_board(first_board)
     keys = _bridge_card_keys(deals.layout)
-    vuls = np.array([[ord(_LIN_VULNERABILITY[vulnerability(b)])] for b in range(1, 17)], np.uint8)
+    lin_hands = tuple(seat.position for seat in LIN_SEATS)  # LIN writes S, W, N, E
+    digits = np.array([[ord(lin_dealer_digit(Seat.of_board(b)))] for b in _CYCLE], np.uint8)
+    vuls = np.array([[ord(Vulnerability.of_board(b).lin)] for b in _CYCLE], np.uint8)
     out = []
     start = first
     for chunk in _chunks(deals):
         n = chunk.shape[0]
         boards = np.arange(start, start + n, dtype=np.int64)
-        phase = (boards - 1) % 16
+        phase = _phase(boards)
         width = len(str(start + n - 1))
         hands = _bridge_hands(chunk, keys, _LIN_LETTERS)
-        parts: list[Part] = [b"pn|,,,|st||md|", _LIN_DEALER_DIGITS[phase % 4]]
-        for k, seat in enumerate(_LIN_SEATS):
+        parts: list[Part] = [b"pn|,,,|st||md|", digits[phase]]
+        for k, seat in enumerate(lin_hands):
             parts += [b"S" if k == 0 else b",S", hands[:, 16 * seat : 16 * seat + 16]]
         parts += [b"|rh||ah|Board ", decimal_digits(boards, width), b"|sv|", vuls[phase]]
         parts.append(b"|pg||\n")
@@ -373,7 +381,12 @@ def lin_bytes(deals: DealArray, first_board: int = 1) -> bytes:
     return b"".join(out)
 
 
-def _check_first_board(first_board: int) -> int:
+def check_first_board(first_board: int) -> int:
+    """``first_board``, checked: the number of the first board a writer numbers (1 or more).
+
+    >>> check_first_board(17)
+    17
+    """
     if isinstance(first_board, bool) or not isinstance(first_board, int) or first_board < 1:
         raise BulkWriterError(f"first_board={first_board!r} must be a whole number >= 1")
     return first_board
@@ -400,8 +413,10 @@ def _card_tables(layout: Layout, quote: str, join: str) -> tuple[Bytes2D, Bytes2
 def _render(
     deals: DealArray, template: _Template, after: _After | None = None, *, padded: bool = False
 ) -> bytes:
-    """The records of ``template`` for every deal (card lists in each pile's display order)."""
+    """The records of ``template`` for every deal (card lists in each pile's display order,
+    a stack's in its order)."""
     layout = deals.layout
+    stacks = {p: deals.stack(p) for p in layout.stack_piles}
     place = display_order(layout)
     starts = np.cumsum([0, *layout.sizes]).tolist()
     padded = padded or not all(item[3] for item in template if not isinstance(item, bytes))
@@ -417,10 +432,14 @@ def _render(
                 continue
             p, sep, last, _ = item
             first, size = starts[p], layout.sizes[p]
+            if p in stacks:
+                cards = place[stacks[p][at : at + CHUNK_ROWS]]
+            else:
+                cards = order[:, first : first + size]
             if size > 1:
-                parts.append(gather_tokens(sep, order[:, first : first + size - 1]))
+                parts.append(gather_tokens(sep, cards[:, : size - 1]))
             if size > 0:
-                parts.append(gather_tokens(last, order[:, first + size - 1 : first + size]))
+                parts.append(gather_tokens(last, cards[:, size - 1 :]))
         if after is not None:
             parts += after(chunk, at)
         out.append(join_rows(parts, n, padded=padded))
@@ -450,8 +469,9 @@ def jsonl_bytes(
     """One JSON object per deal and line, with the keys of ``croupier deal --format jsonl``.
 
     Keys, in order: ``game``; ``hands`` (``[{"seat", "cards"}]``, cards as
-    codes highest first); ``piles`` (shared piles, ``[{"name", "cards"}]``);
-    ``remainder`` (codes); ``pbn`` (bridge layouts only); ``bits_used`` (the
+    codes highest first, a stack's top first); ``piles`` (shared piles,
+    ``[{"name", "cards"}]``); ``remainder`` (codes); ``pbn`` (bridge layouts
+    only); ``bits_used`` (the
     row's random bits, when ``bits_used=True`` and the array carries them);
     then ``fields`` (constant values, e.g. ``{"algorithm": "croupier-bulk/1"}``).
 
