@@ -313,6 +313,32 @@ def test_short_circuit_solves_no_deal(counted: list[int]) -> None:
     assert counted == []
 
 
+def test_the_cheap_side_of_and_or_is_evaluated_first(counted: list[int]) -> None:
+    deals = deal_array(1000, seed="cheap first")
+    points = bulk.hcp(deals)
+    stand_in = points[:, 0] // 4  # the fake solver's tricks(north, spades)
+    strong, weak = points[:, 2] >= 15, points[:, 2] < 15
+    script = parse_script(
+        "game = tricks(north, spades) >= 3\n"
+        "condition game and hcp(south) >= 15 && spades(north) >= 0"
+    )
+    f = compile_expression(script.condition, script.definitions)  # type: ignore[arg-type]
+    assert f(deals).tolist() == ((stand_in >= 3) & strong).astype(int).tolist()
+    assert counted == [int(strong.sum())]  # only the deals where the cheap side holds
+    counted.clear()
+    g = compile_expression(parse_expression("tricks(north, spades) >= 3 || hcp(south) >= 15"))
+    assert g(deals).tolist() == ((stand_in >= 3) | strong).astype(int).tolist()
+    assert counted == [int(weak.sum())]
+    counted.clear()
+    # a side that divides (it may fail) or draws keeps C's order: the solver sees them all
+    for text in (
+        "tricks(north, spades) >= 3 && 10 / (hcp(south) + 1) >= 1",
+        "tricks(north, spades) / 2 >= 1 && hcp(south) >= 15",
+    ):
+        compile_expression(parse_expression(text))(deals)
+    assert counted == [1000, 1000]
+
+
 def test_each_needed_deal_is_solved_once_per_evaluation(counted: list[int]) -> None:
     deals = deal_array(2000, seed="once")
     points = bulk.hcp(deals)

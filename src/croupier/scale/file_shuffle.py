@@ -146,7 +146,10 @@ class _Layout:
         """``data`` holds the ``size`` input bytes and room for two more (an added ending)."""
         self.bom = 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
         body = data[self.bom : size]
-        ends = record_ends(body, fmt) + self.bom
+        # (32-bit places and lengths when they fit: less memory per record)
+        small = size < 2**31 - 2
+        place: type[np.signedinteger[Any]] = np.int32 if small else np.int64
+        ends = record_ends(body, fmt, offset=self.bom, dtype=place)
         self.open = (
             fmt.separator is not None and size > self.bom and data[size - 1] != fmt.separator
         )
@@ -156,19 +159,17 @@ class _Layout:
             )
             ending = fmt.ending_after(previous)
             data[size : size + len(ending)] = np.frombuffer(ending, np.uint8)
-            ends = np.append(ends, size + len(ending))
-        # (32-bit places and lengths when they fit: less memory per record)
-        self.starts: npt.NDArray[Any] = np.empty(
-            ends.size, np.int32 if size < 2**31 - 2 else np.int64
-        )
+            ends = np.append(ends, np.array([size + len(ending)], place))
+        self.starts: npt.NDArray[Any] = np.empty(ends.size, place)
         if ends.size:
             self.starts[0] = self.bom
             self.starts[1:] = ends[:-1]
-        lengths = ends - self.starts
+        lengths = ends
+        lengths -= self.starts  # (in place: the ends are not needed any more)
         del ends
         if lengths.size and int(lengths.max()) > _MAX_RECORD:
             raise CroupierError(f"a record has more than {_MAX_RECORD:,} bytes (4 GiB)")
-        self.lengths = lengths.astype(np.uint32)
+        self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
 
 
 def _order_in_memory(

@@ -100,17 +100,30 @@ class RecordFormat:
         return bytes([self.separator])
 
 
-def record_ends(data: npt.NDArray[np.uint8], fmt: RecordFormat) -> npt.NDArray[np.int64]:
-    """The end (one past the separator) of every complete record of ``data``."""
+def record_ends(
+    data: npt.NDArray[np.uint8],
+    fmt: RecordFormat,
+    *,
+    offset: int = 0,
+    dtype: type[np.signedinteger[Any]] = np.int64,
+) -> npt.NDArray[Any]:
+    """The end (one past the separator) of every complete record of ``data``, plus ``offset``.
+
+    Of ``dtype`` (``int64``; ``int32`` when the ends are known to fit, half the memory).
+    """
     if fmt.record_size is not None:
-        return np.arange(fmt.record_size, data.size + 1, fmt.record_size, dtype=np.int64)
-    parts = [
-        np.flatnonzero(data[a : a + _SCAN] == fmt.separator) + (a + 1)
-        for a in range(0, data.size, _SCAN)
-    ]
+        first = fmt.record_size + offset
+        return np.arange(first, data.size + offset + 1, fmt.record_size, dtype=dtype)
+    parts = []
+    for a in range(0, data.size, _SCAN):
+        found = np.flatnonzero(data[a : a + _SCAN] == fmt.separator)
+        if dtype is not np.intp:
+            found = found.astype(dtype)
+        found += a + 1 + offset
+        parts.append(found)
     if not parts:
-        return np.zeros(0, np.int64)
-    return (parts[0] if len(parts) == 1 else np.concatenate(parts)).astype(np.int64, copy=False)
+        return np.zeros(0, dtype)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 _VOID: dict[int, np.dtype[Any]] = {}

@@ -266,16 +266,10 @@ class ActionRunner:
             items = [item if isinstance(item, str) else compiled(item) for item in action.items]
 
             def printes(deals: DealArray, first: int, h: bulk.Holdings) -> Records:
-                columns: list[list[str]] = []
-                for item in items:
-                    if isinstance(item, str):
-                        columns.append([item] * len(deals))
-                    else:
-                        columns.append([str(v) for v in self._value(item, h).tolist()])
-                rows = ["".join(parts) for parts in zip(*columns, strict=True)]
-                if not columns:
-                    rows = [""] * len(deals)
-                return Records.from_list([r.encode() for r in rows])
+                return Records.formatted(
+                    [item if isinstance(item, str) else self._value(item, h) for item in items],
+                    len(deals),
+                )
 
             return printes
         return None  # print(seats): stored, printed by finish()

@@ -287,6 +287,7 @@ class _Compiler:
         self.depth = 0  # how deep compile() is in the expression (and evaluation will be)
         self.mentions = 0  # rnd() mentions compiled so far: each draws its own numbers
         self._random: dict[str, bool] = {}
+        self._calls: dict[str, frozenset[str]] = {}
 
     def fail(self, expr: Expr, message: str) -> ScriptError:
         return ScriptError(self.filename, expr.pos.line, expr.pos.column, message)
@@ -438,7 +439,29 @@ class _Compiler:
         # are applied in a loop, each to the value so far, in the order C evaluates them.
         first, chain = left_chain(expr)
         start = self.compile(first)
-        steps = [self.step(node, self.compile(node.right)) for node in chain]
+        steps: list[_Step] = []
+        done = self.calls(first) if any(n.op in ("&&", "||") for n in chain) else None
+        for node in chain:
+            right = self.compile(node.right)
+            if done is None:
+                steps.append(self.step(node, right))
+                continue
+            more = self.calls(node.right)
+            if self.cheap_first(node.op, done, more):
+                # the chain so far as one node, evaluated after the cheap right operand;
+                # once a chain (nesting these nodes would recurse as deep as it is long)
+                start = self.swapped(node.op, self.folded(start, steps), right)
+                steps, done = [], None
+                continue
+            steps.append(self.step(node, right))
+            done |= more | ({"/"} if node.op in ("/", "%") else set())
+        return self.folded(start, steps)
+
+    @staticmethod
+    def folded(start: _Node, steps: list[_Step]) -> _Node:
+        """``start``, then each link of ``steps`` applied in turn to the value so far."""
+        if not steps:
+            return start
         if len(steps) == 1:
             step = steps[0]
             return lambda ctx, active: step(ctx, active, start(ctx, active))
@@ -450,6 +473,57 @@ class _Compiler:
             return value
 
         return fold
+
+    @staticmethod
+    def cheap_first(op: str, left: frozenset[str], right: frozenset[str]) -> bool:
+        """Whether ``left && right`` (or ``||``), of these :meth:`calls`, may evaluate its
+        right operand first: the left calls ``tricks()`` (a double-dummy solve a deal) and
+        the right does not, and neither side draws with ``rnd`` or divides (so no value
+        and no error changes: conditions are pure; only fewer deals are solved)."""
+        if op not in ("&&", "||") or "rnd" in left | right or "/" in left | right:
+            return False
+        return "tricks" in left and "tricks" not in right
+
+    def calls(self, expr: Expr) -> frozenset[str]:
+        """What evaluating ``expr`` may do, through named expressions: ``tricks``,
+        ``rnd`` (draws), ``/`` (divides: ``/`` or ``%``, which may fail)."""
+        found: set[str] = set()
+        for node in expr.walk():
+            if isinstance(node, Tricks):
+                found.add("tricks")
+            elif isinstance(node, Rnd):
+                found.add("rnd")
+            elif isinstance(node, Binary) and node.op in ("/", "%"):
+                found.add("/")
+            elif isinstance(node, Name):
+                found |= self.name_calls(node.name)
+        return frozenset(found)
+
+    def name_calls(self, name: str) -> frozenset[str]:
+        """:meth:`calls` of the definition ``name`` (once per name)."""
+        if name not in self._calls:
+            self._calls[name] = frozenset()  # a name defined in terms of itself fails elsewhere
+            body = self.definitions.get(name)
+            self._calls[name] = frozenset() if body is None else self.calls(body)
+        return self._calls[name]
+
+    @staticmethod
+    def swapped(op: str, left: _Node, right: _Node) -> _Node:
+        """``left op right`` for ``&&``/``||``, the right operand evaluated first (and the
+        left only on the deals where it decides): the same values, as conditions are pure."""
+        want = op == "&&"
+
+        def logical(ctx: _Context, active: Mask) -> IntArray:
+            second = right(ctx, active) != 0
+            more = second if want else ~second
+            if active is not None:
+                more = more & active
+            if not more.any():
+                return _int(second)
+            first = left(ctx, more) != 0
+            return _int(first & second if want else first | second)
+
+        return logical
 
     def step(self, node: Binary, right: _Node) -> _Step:
         """``value op right`` for the value of ``node.left`` computed before."""

@@ -89,10 +89,54 @@ class Records:
         keep = rows != PAD
         return cls(bytes(rows[keep].tobytes()), np.cumsum(keep.sum(axis=1, dtype=np.int64)))
 
+    @classmethod
+    def formatted(cls, items: Sequence[str | npt.NDArray[np.int64]], n: int) -> Records:
+        """Records of ``n`` deals, each the items in turn: a text as is, a column of whole
+        numbers in decimal (``str`` of each), in one ``%`` formatting of the whole batch.
+
+        >>> r = Records.formatted(["a=", np.array([5, -12, 0]), "%\\n"], 3)
+        >>> r.data, r.ends.tolist()
+        (b'a=5%\\na=-12%\\na=0%\\n', [5, 12, 17])
+        """
+        lengths = np.zeros(n, np.int64)
+        pattern: list[str] = []
+        columns: list[npt.NDArray[np.int64]] = []
+        for item in items:
+            if isinstance(item, str):
+                pattern.append(item.replace("%", "%%"))
+                lengths += len(item.encode())
+            else:
+                column = np.asarray(item, np.int64).reshape(-1)
+                columns.append(column)
+                pattern.append("%d")
+                lengths += _decimal_width(column)
+        text = "".join(pattern) * n
+        if columns:
+            text %= tuple(np.stack(columns, axis=1).reshape(-1).tolist())
+        return cls(text.encode(), np.cumsum(lengths))
+
     def record(self, i: int) -> bytes:
         """Deal ``i``'s bytes."""
         start = int(self.ends[i - 1]) if i else 0
         return self.data[start : int(self.ends[i])]
+
+
+_POWERS = np.array([10**k for k in range(1, 20)], np.uint64)
+
+
+def _decimal_width(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Characters of ``str(v)`` for each whole number ``v`` (its sign included).
+
+    >>> _decimal_width(np.array([0, 9, 10, -10, -(2**63), 2**63 - 1])).tolist()
+    [1, 1, 2, 3, 20, 19]
+    """
+    negative = values < 0
+    magnitude = values.astype(np.uint64)
+    magnitude[negative] = np.uint64(0) - magnitude[negative]
+    width: npt.NDArray[np.int64] = np.searchsorted(_POWERS, magnitude, side="right").astype(
+        np.int64
+    )
+    return width + 1 + negative
 
 
 def _join(parts: Sequence[Part], n: int) -> Bytes2D:
