@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from croupier.files import FileWriteError
 
-__all__ = ["TempBucket", "bucket_error", "same_file"]
+__all__ = ["TempBucket", "bucket_error", "same_file", "write_scattered"]
 
 
 class TempBucket:
@@ -87,3 +87,26 @@ def same_file(a: Path, b: Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.abspath(a) == os.path.abspath(b)
+
+
+def write_scattered(
+    buckets: list[TempBucket],
+    gathered: npt.NDArray[np.uint8],
+    meta: npt.NDArray[np.void],
+    counts: npt.NDArray[np.intp],
+    lengths: npt.NDArray[Any],
+) -> None:
+    """Append to each bucket its run of records sorted by bucket.
+
+    ``gathered`` holds the records' bytes one after another, ``lengths`` their
+    lengths and ``meta`` their side records, all in bucket order; ``counts[b]``
+    records go to ``buckets[b]``.
+    """
+    record_ends = np.cumsum(counts)
+    byte_ends = np.cumsum(lengths)
+    for b in np.flatnonzero(counts).tolist():
+        r1 = int(record_ends[b])
+        r0 = r1 - int(counts[b])
+        b0 = int(byte_ends[r0 - 1]) if r0 else 0
+        buckets[b].write_data(gathered[b0 : int(byte_ends[r1 - 1])])
+        buckets[b].write_meta(meta[r0:r1])

@@ -52,7 +52,7 @@ from croupier.errors import CroupierError, FileFormatError
 from croupier.files import AtomicFile, check_new_files, read_failure
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
-from croupier.scale.buckets import TempBucket, same_file
+from croupier.scale.buckets import TempBucket, same_file, write_scattered
 from croupier.scale.shuffle_keys import KeySource, KeyStream
 from croupier.scale.workspace import (
     check_free_space,
@@ -275,14 +275,7 @@ class _Run:
         meta = np.empty(order.size, _META)
         meta["key"] = keys[order]
         meta["len"] = s_lengths
-        record_ends = np.cumsum(counts)
-        byte_ends = np.cumsum(s_lengths)
-        for b in np.flatnonzero(counts).tolist():
-            r1 = int(record_ends[b])
-            r0 = r1 - int(counts[b])
-            b0 = int(byte_ends[r0 - 1]) if r0 else 0
-            buckets[b].write_data(gathered[b0 : int(byte_ends[r1 - 1])])
-            buckets[b].write_meta(meta[r0:r1])
+        write_scattered(buckets, gathered, meta, counts, s_lengths)
 
     def pass_one(
         self,
