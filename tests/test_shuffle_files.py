@@ -623,3 +623,89 @@ def test_the_library_reads_a_path_or_standard_input(tmp_path: Path) -> None:
     assert sorted(got.getvalue().split()) == [b"x", b"y"]
     with pytest.raises(CroupierError, match="give out="):
         shuffle_file_records(src, None)
+
+
+# -- pieces made while the first are written, and separators found while reading ----------------
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 1), (3, 2), (4, 2)])
+def test_one_leaf_per_piece_still_gives_every_order_exactly(
+    n: int, k: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from croupier.scale import file_shuffle
+
+    monkeypatch.setattr(file_shuffle, "PIECE_ITEMS", 1)  # every leaf its own piece
+    records = [b"r%d\n" % i for i in range(n)]
+    dist = exact_distribution(
+        lambda chooser: _shuffle(b"".join(records), SourceDraws(chooser), None,
+                                 KeyedParams(key_bits=k))[0],
+        max_leaves=100_000,
+    )  # fmt: skip
+    assert set(dist) == {b"".join(p) for p in itertools.permutations(records)}
+    assert set(dist.values()) == {Fraction(1, math.factorial(n))}
+
+
+@pytest.mark.parametrize("piece", [1, 7, 1000, 0])
+def test_pieces_put_end_to_end_are_the_whole_arrangement(piece: int) -> None:
+    from croupier.scale.keyed_split import keyed_pieces
+
+    streams = KeyedStreams.from_source(SeededSource("pieces", "shuffle-file"))
+    for n in (0, 1, 2, 600, 5000):
+        k = key_bits(n) + 2  # many small leaves
+        keys = streams.keys(0, n, k)
+        whole, bits = keyed_order(keys, k, streams)
+        parts = list(keyed_pieces(keys, k, streams, piece=piece))
+        joined = np.concatenate([p for p, _ in parts]) if parts else np.zeros(0, np.intp)
+        assert joined.tolist() == whole.tolist()
+        assert sum(b for _, b in parts) == bits
+        if piece and n > 2 * piece:
+            assert len(parts) > 1  # (whole leaves: about n / piece of them)
+
+
+def test_the_pieces_of_a_file_shuffle_never_change_its_bytes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from croupier.scale import file_shuffle, records
+
+    data = b"".join(b"line %d %s\n" % (i, b"x" * (i % 41)) for i in range(30_000)) + b"open"
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+
+    def run() -> bytes:
+        out = io.BytesIO()
+        shuffle_file_records(path, None, source=SeededSource("p", "shuffle-file"), stdout=out.write)
+        return out.getvalue()
+
+    first = run()
+    assert sorted(first.split(b"\n")) == sorted(data.split(b"\n"))
+    for piece, scan in ((1, 3), (257, 1 << 12), (1 << 20, 1 << 22)):
+        monkeypatch.setattr(file_shuffle, "PIECE_ITEMS", piece)
+        monkeypatch.setattr(records, "_SCAN", scan)  # blocks read (and scanned) at a time
+        assert run() == first, (piece, scan)
+
+
+@given(
+    st.lists(st.sampled_from([b"a", b"bc", b"\n", b"\0", b"xyz"]), max_size=60),
+    st.integers(1, 9),
+    st.sampled_from([RecordFormat(), RecordFormat(0), RecordFormat(None, 3)]),
+)
+def test_separators_found_while_reading_are_record_ends(
+    pieces: list[bytes], block: int, fmt: RecordFormat
+) -> None:
+    from croupier.scale import records
+    from croupier.scale.records import read_scanning, record_ends
+
+    data = b"".join(pieces)
+    buffer = np.zeros(len(data), np.uint8)
+    got, ends = read_scanning(io.BytesIO(data).readinto, buffer, fmt, block=block)
+    assert got == len(data) and buffer.tobytes() == data
+    plain = [i + 1 for i, b in enumerate(data) if b == fmt.separator]
+    if fmt.separator is None:
+        assert ends is None
+    else:
+        assert ends is not None and ends.tolist() == plain
+        old, records._SCAN = records._SCAN, block  # the threaded scan, in blocks
+        try:
+            assert record_ends(buffer, fmt, offset=5, threads=2).tolist() == [e + 5 for e in plain]
+        finally:
+            records._SCAN = old

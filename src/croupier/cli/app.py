@@ -43,6 +43,7 @@ import croupier
 from croupier.cli.failures import MESSAGE_LIMIT as _MESSAGE_LIMIT
 from croupier.cli.failures import as_flags, one_line
 from croupier.cli.output import OutputError, output_failed
+from croupier.cli.quick_run import run_quick_path
 from croupier.errors import CroupierError
 from croupier.files import describe_os_error
 
@@ -304,12 +305,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     2
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["dealer"]:  # croupier dealer reads its arguments without Typer
-        from croupier.cli.dealer_run import run_quick
-
-        quick = run_quick(args[1:])
-        if quick is not None:
-            return quick
+    quick = run_quick_path(args)  # croupier dealer and shuffle --file: without Typer
+    if quick is not None:
+        return quick
     state = _State()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DeprecationWarning)

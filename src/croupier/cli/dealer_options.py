@@ -24,8 +24,9 @@ are all here, as dealer users type them; those without a meaning in croupier
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
+
+from croupier.cli.quick_options import Option, flag_table, parse_options
 
 __all__ = [
     "FORMATS",
@@ -51,25 +52,6 @@ SWAPS = {"-0": 0, "-2": 2, "-3": 3}
 
 SWAP_LONGS = {"-0": "--no-swap", "-2": "--swap2", "-3": "--swap3"}
 """The long flag of each of dealer's swapping flags."""
-
-Kind = Literal["flag", "count", "int", "float", "text", "path", "choice", "swap"]
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of ``croupier dealer``: where its value goes, its flags (the long one
-    first), what it takes, its default and its help."""
-
-    dest: str
-    flags: tuple[str, ...]
-    kind: Kind
-    help: str
-    default: Any = None
-    choices: tuple[str, ...] = ()
-    metavar: str | None = None
-    quick: bool = True
-    """Whether :func:`quick_parse` reads it (the cluster options are left to Typer)."""
-
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -232,44 +214,8 @@ def parameter_flags() -> dict[str, str]:
     return {option.dest: option.flags[0] for option in OPTIONS}
 
 
-_BY_FLAG = {flag: option for option in OPTIONS for flag in option.flags}
+_BY_FLAG = flag_table(OPTIONS)
 _SWAP_BY_LONG = {long: short for short, long in SWAP_LONGS.items()}
-_VALUED = ("int", "float", "text", "path", "choice", "swap")
-
-
-def _value(option: Option, text: str) -> Any:
-    """``text`` read as the option's value; :class:`ValueError` when it is not one."""
-    if option.kind == "int":
-        return int(text, 10)
-    if option.kind == "float":
-        value = float(text)
-        if value != value:  # NaN
-            raise ValueError(text)
-        return value
-    if option.kind == "choice":
-        found = [c for c in option.choices if c == text.lower()]
-        if not found:
-            raise ValueError(text)
-        return found[0]
-    if option.kind == "swap":
-        if text not in ("0", "2", "3"):
-            raise ValueError(text)
-        return int(text)
-    if option.kind == "path":
-        from pathlib import Path
-
-        return Path(text)
-    return text
-
-
-def _apply(option: Option, values: dict[str, Any], text: str | None) -> None:
-    if option.kind == "count":
-        values[option.dest] += 1
-    elif option.kind == "flag":
-        values[option.dest] = True
-    else:
-        assert text is not None
-        values[option.dest] = _value(option, text)
 
 
 def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
@@ -290,59 +236,17 @@ def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
     (True, True)
     """
     values = defaults()
-    positional: list[str] = []
-    args = list(argv)
-    i = 0
-    try:
-        while i < len(args):
-            arg = args[i]
-            i += 1
-            if arg == "--":
-                positional.extend(args[i:])
-                break
-            if arg in SWAPS or arg in _SWAP_BY_LONG:
-                values["swap"] = SWAPS[_SWAP_BY_LONG.get(arg, arg)]
-                continue
-            if arg.startswith("--"):
-                name, eq, text = arg.partition("=")
-                option = _BY_FLAG.get(name)
-                if option is None or not option.quick:
-                    return None
-                if option.kind in _VALUED:
-                    if not eq:
-                        if i >= len(args):
-                            return None
-                        text = args[i]
-                        i += 1
-                    _apply(option, values, text)
-                elif eq:
-                    return None  # a flag given a value: Typer says so
-                else:
-                    _apply(option, values, None)
-                continue
-            if arg.startswith("-") and len(arg) > 1:
-                j = 1
-                while j < len(arg):
-                    option = _BY_FLAG.get("-" + arg[j])
-                    if option is None or not option.quick:
-                        return None
-                    if option.kind in _VALUED:
-                        text = arg[j + 1 :]
-                        if not text:
-                            if i >= len(args):
-                                return None
-                            text = args[i]
-                            i += 1
-                        _apply(option, values, text)
-                        break
-                    _apply(option, values, None)
-                    j += 1
-                continue
-            positional.append(arg)
-    except ValueError:
+    read = parse_options(argv, _BY_FLAG, values, specials=_swap)
+    if read is None or len(read) > 1:
         return None
-    if len(positional) > 1:
-        return None
-    if positional:
-        values["script_path"] = positional[0]
+    if read:
+        values["script_path"] = read[0]
     return values
+
+
+def _swap(arg: str, values: dict[str, Any]) -> bool:
+    """dealer's ``-0``, ``-2``, ``-3`` (and their long flags): the swapping mode."""
+    if arg in SWAPS or arg in _SWAP_BY_LONG:
+        values["swap"] = SWAPS[_SWAP_BY_LONG.get(arg, arg)]
+        return True
+    return False

@@ -21,13 +21,12 @@ import io
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from croupier.cli.dealer_options import parameter_flags, quick_parse
-from croupier.cli.failures import as_flags, one_line
+from croupier.cli.running import INTERRUPTED
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
@@ -56,9 +55,6 @@ a good fraction of a second): the run stops close to ``produce`` and Ctrl-C is h
 
 MAX_GENERATE = 10**12
 """The most deals one run may look at."""
-
-INTERRUPTED = 130
-"""The exit code of a run that Ctrl-C ended early (128 + SIGINT, as shells report it)."""
 
 PROGRESS_AFTER = 1.0
 """Seconds after which a run still going shows its progress bar (on a terminal)."""
@@ -575,40 +571,8 @@ def run_quick(argv: Sequence[str]) -> int | None:
     values = quick_parse(argv)
     if values is None:
         return None
-    from croupier.cli.output import OutputError, output_failed
-    from croupier.files import describe_os_error
+    from croupier.cli.quick_run import run_guarded
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DeprecationWarning)
-        try:
-            code = run_dealer(values)
-        except CroupierError as exc:
-            message = as_flags(one_line(str(exc)), parameter_flags())
-            _stderr(f"error: {message}")
-            code = 2
-        except KeyboardInterrupt:
-            code = INTERRUPTED
-        except BrokenPipeError:
-            output_failed()
-            code = 0
-        except OutputError as exc:
-            output_failed()
-            _stderr(f"error: {exc.describe()}")
-            code = 2
-        except (OSError, UnicodeError) as exc:
-            _stderr(f"error: {one_line(describe_os_error(exc))}")
-            code = 2
-    if not values["quiet"]:
-        for message in dict.fromkeys(one_line(str(w.message)) for w in caught):
-            _stderr(f"warning: {message}")
-    if code == 0:
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            output_failed()
-        except OSError as exc:
-            output_failed()
-            reason = exc.describe() if isinstance(exc, OutputError) else describe_os_error(exc)
-            _stderr(f"error: {reason}")
-            return 2
-    return code
+    return run_guarded(
+        lambda: run_dealer(values), quiet=bool(values["quiet"]), flags=parameter_flags()
+    )

@@ -31,9 +31,10 @@ def _quit_quietly(signum: int, frame: FrameType | None) -> None:
 def main() -> None:
     """Run ``croupier`` with ``sys.argv`` and exit with its code.
 
-    ``croupier dealer`` first tries its quick path (:func:`croupier.cli.dealer_run.run_quick`),
-    which reads the arguments without Typer: a short run then starts in a fraction
-    of the time.  Help and usage errors go through the whole command line as before.
+    ``croupier dealer`` and ``croupier shuffle --file`` first try their quick paths
+    (:data:`croupier.cli.quick_run.QUICK_PATHS`), which read the arguments without
+    Typer: a short run then starts in a fraction of the time.  Help and usage errors go
+    through the whole command line as before.
     """
     previous = signal.signal(signal.SIGINT, _quit_quietly)
     try:
@@ -44,10 +45,10 @@ def main() -> None:
         signal.signal(signal.SIGINT, previous)
     try:
         code = None
-        if sys.argv[1:2] == ["dealer"]:
-            from croupier.cli.dealer_run import run_quick
+        if sys.argv[1:2] in (["dealer"], ["shuffle"]):
+            from croupier.cli.quick_run import run_quick_path
 
-            code = run_quick(sys.argv[2:])
+            code = run_quick_path(sys.argv[1:])
         if code is None:
             from croupier.cli.app import run
 

@@ -25,8 +25,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from croupier.cli.running import is_terminal, progress_bar
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.envelope import envelope_json
@@ -91,6 +89,11 @@ def parse_memory(text: str | None) -> int:
     return value
 
 
+def _echo(text: str, *, err: bool = False) -> None:
+    """Print ``text`` and a line end on standard output (or error), at once."""
+    print(text, file=sys.stderr if err else sys.stdout, flush=True)
+
+
 def _write_stdout(data: Any) -> None:
     sys.stdout.buffer.write(data)
 
@@ -132,13 +135,13 @@ def shuffle_big_file(
     if out is None:
         sys.stdout.flush()
     for path in [] if quiet else report.removed_leftovers:
-        typer.echo(f"removed the temporaries of a killed run: {path}", err=True)
+        _echo(f"removed the temporaries of a killed run: {path}", err=True)
     if quiet and not bits:
         return
     n = report.records
     kind = "lines" if record_size is None else f"{record_size:,}-byte records"
     where = "in memory" if report.buckets == 0 else f"{report.buckets} buckets"
-    typer.echo(
+    _echo(
         f"shuffled {n:,} {kind} ({report.bytes:,} bytes; {where}, {report.passes} "
         f"pass{'es' if report.passes > 1 else ''}) with {EXTSHUFFLE_ALGORITHM_ID} "
         f"{source_note(source)}; bits used: {report.bits_used:,.0f} (64 per record + "
@@ -288,7 +291,7 @@ def shuffle_records_command(
         )
         done = f"shuffled {n:,} {fmt.describe()} ({report.bytes:,} bytes; {where})"
         for leftover in [] if quiet else report.removed_leftovers:
-            typer.echo(f"removed the temporaries of a killed run: {leftover}", err=True)
+            _echo(f"removed the temporaries of a killed run: {leftover}", err=True)
     if captured is not None:
         doc = {
             "items": _json_items(captured.getvalue(), fmt),
@@ -301,17 +304,17 @@ def shuffle_records_command(
             "warnings": [],
         }
         meta = {"source": source.kind, "reproducible": source.reproducible, "bits": used}
-        typer.echo(envelope_json("shuffle", doc, algorithm=algorithm, **meta))
+        _echo(envelope_json("shuffle", doc, algorithm=algorithm, **meta))
     elif out is None:
         sys.stdout.flush()
     if bits:
         if out is None and captured is None and tracked.last != b"\n":
-            typer.echo("")
-        typer.echo(f"bits used: {used}  (log2 of the outcomes = {bound:.2f})")
+            _echo("")
+        _echo(f"bits used: {used}  (log2 of the outcomes = {bound:.2f})")
     if quiet:
         return
     per = f"{used / n:.2f} per record, " if n else ""
-    typer.echo(
+    _echo(
         f"{done} with {algorithm} {source_note(source)}; bits used: {used:,} "
         f"({per}log2 of the outcomes = {bound:,.1f})",
         err=True,

@@ -34,12 +34,13 @@ True
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import math
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -57,6 +58,7 @@ from croupier.scale.keyed_split import (
     KeyedStreams,
     LeafDraws,
     keyed_order,
+    keyed_pieces,
 )
 from croupier.scale.records import (
     BOM,
@@ -64,6 +66,7 @@ from croupier.scale.records import (
     RecordFormat,
     emit,
     gather,
+    read_scanning,
     record_ends,
     stdin_bytes,
 )
@@ -139,17 +142,30 @@ def _slice_bytes(memory: int) -> int:
     return max(1 << 16, min(1 << 21, memory // 16))
 
 
+def place_type(size: int) -> type[np.signedinteger[Any]]:
+    """The type of record places in ``size`` bytes: 32-bit when they fit (less memory)."""
+    return np.int32 if size < 2**31 - 2 else np.int64
+
+
 class _Layout:
     """Where the records of an in-memory buffer are: BOM, starts, lengths, an added ending."""
 
-    def __init__(self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat) -> None:
-        """``data`` holds the ``size`` input bytes and room for two more (an added ending)."""
+    def __init__(
+        self,
+        data: npt.NDArray[np.uint8],
+        size: int,
+        fmt: RecordFormat,
+        ends: npt.NDArray[Any] | None = None,
+    ) -> None:
+        """``data`` holds the ``size`` input bytes and room for two more (an added ending);
+        ``ends``, when given, are the separators' ends found while reading (of
+        :func:`place_type`: a byte-order mark holds no separator)."""
         self.bom = 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
         body = data[self.bom : size]
-        # (32-bit places and lengths when they fit: less memory per record)
         small = size < 2**31 - 2
-        place: type[np.signedinteger[Any]] = np.int32 if small else np.int64
-        ends = record_ends(body, fmt, offset=self.bom, dtype=place)
+        place = place_type(size)
+        if ends is None:
+            ends = record_ends(body, fmt, offset=self.bom, dtype=place)
         self.open = (
             fmt.separator is not None and size > self.bom and data[size - 1] != fmt.separator
         )
@@ -172,16 +188,32 @@ class _Layout:
         self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
 
 
+PIECE_ITEMS = 1 << 17
+"""Records arranged at a time in memory: the first are written while the next are made."""
+
+
 def _order_in_memory(
     layout: _Layout, draws: LeafDraws, params: KeyedParams, report: FileShuffleReport
-) -> npt.NDArray[np.intp]:
+) -> Iterator[npt.NDArray[np.intp]]:
+    """The arrangement's pieces, made one ahead in another thread (``report`` counts
+    the bits as they are drawn)."""
     n = layout.starts.size
     k = params.resolve(n)
-    keys = draws.keys(0, n, k)
-    order, leaf_bits = keyed_order(keys, k, draws, params)
     report.records, report.key_bits = n, k
-    report.bits_used = n * k + leaf_bits
-    return order
+    report.bits_used = n * k
+    made = keyed_pieces(draws.keys(0, n, k), k, draws, params, piece=PIECE_ITEMS)
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        ahead: collections.deque[Future[tuple[npt.NDArray[np.intp], int] | None]]
+        ahead = collections.deque(pool.submit(next, made, None) for _ in range(2))
+        while (got := ahead.popleft().result()) is not None:
+            ahead.append(pool.submit(next, made, None))
+            part, bits = got
+            report.bits_used += bits
+            yield part
+        for rest in ahead:
+            rest.cancel()
 
 
 def _read_into(handle: BinaryIO, buffer: npt.NDArray[np.uint8]) -> int:
@@ -551,11 +583,15 @@ def _shuffle(
     report.bytes = size
     if _cost(size + 2, 1) <= memory:
         data = np.zeros(size + 2, np.uint8)
-        got = _read_into(infile, data[:size])
+        readinto = getattr(infile, "readinto", None)
+        if readinto is None:
+            got, ends = _read_into(infile, data[:size]), None
+        else:  # (the record ends are found while the file is read)
+            got, ends = read_scanning(readinto, data[:size], fmt, dtype=place_type(size))
         if got != size or infile.read(1):
             raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
         step(size)
-        layout = _Layout(data, size, fmt)
+        layout = _Layout(data, size, fmt, ends)
         if _cost(size + 2, layout.starts.size) <= memory:
             return _in_memory(data, size, fmt, draws, params, write, memory, report, step, layout)
         del data, layout

@@ -32,6 +32,8 @@ ordered alone and the result never depends on how the work was cut.
 from __future__ import annotations
 
 import hashlib
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -51,7 +53,7 @@ from croupier.shuffling.split import (
     draw_width,
     split_levels,
 )
-from croupier.shuffling.split_numpy import LeafTables, bit_fields
+from croupier.shuffling.split_numpy import LeafTables, arrange_leaves, bit_fields
 
 __all__ = [
     "KEYED_SPLIT_ALGORITHM_ID",
@@ -62,6 +64,7 @@ __all__ = [
     "SourceDraws",
     "key_bits",
     "keyed_order",
+    "keyed_pieces",
     "leaf_tables_for",
     "stable_key_order",
 ]
@@ -448,44 +451,76 @@ def stable_key_order(keys: npt.NDArray[Any], k: int) -> npt.NDArray[np.intp]:
     return order
 
 
-def _arrange(
-    order: npt.NDArray[np.intp],
-    starts: npt.NDArray[np.int64],
-    sizes: npt.NDArray[np.int64],
-    values: npt.NDArray[np.uint64],
-    tables: LeafTables,
-) -> None:
-    """Fisher–Yates in every leaf of ``order`` (in place), from the leaves' chunk values."""
-    count = tables.count[sizes]
-    chunks = int(count.sum())
-    if chunks == 0:
+def _leaves(
+    keys: npt.NDArray[Any], k: int, order: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The leaves of these keys (sorted by ``order``): their keys, sizes and first places."""
+    n = keys.size
+    if k and 1 << k <= 4 * n:  # the leaves from a count of every key (no sorted copy)
+        counts = np.zeros(1 << k, np.int64)
+        for a in range(0, n, 1 << 20):  # a million at a time: bincount copies to intp
+            counts += np.bincount(keys[a : a + (1 << 20)].astype(np.intp), minlength=1 << k)
+        leaves = np.flatnonzero(counts).astype(_U64)
+        sizes = counts[leaves.astype(np.intp)].astype(np.int64)
+        return leaves, sizes, np.cumsum(sizes) - sizes
+    if k:
+        sorted_keys = keys[order]
+        cut = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1
+        starts = np.concatenate(([0], cut)).astype(np.int64)
+        leaves = sorted_keys[starts].astype(_U64)
+    else:
+        starts = np.zeros(1, np.int64)
+        leaves = np.zeros(1, _U64)
+    return leaves, np.diff(np.append(starts, n)).astype(np.int64), starts
+
+
+def keyed_pieces(
+    keys: npt.NDArray[Any],
+    k: int,
+    draws: LeafDraws,
+    params: KeyedParams | None = None,
+    *,
+    piece: int = 0,
+) -> Iterator[tuple[npt.NDArray[np.intp], int]]:
+    """:func:`keyed_order` made a piece at a time: the arrangement's pieces, in order, and
+    the leaf bits of each.
+
+    A piece is a run of whole leaves of about ``piece`` items (``0``: all of them);
+    the pieces are views of one array, each arranged when it is asked for, so the
+    first pieces can be written while the next ones are made.  The draws are
+    requested in the same order as by :func:`keyed_order`, and the pieces put end to
+    end are its arrangement.
+
+    >>> from croupier.randomness import SeededSource
+    >>> streams = KeyedStreams.from_source(SeededSource("doc", "pieces"))
+    >>> keys = streams.keys(0, 3000, 2)
+    >>> whole, bits = keyed_order(keys, 2, streams)
+    >>> parts = list(keyed_pieces(keys, 2, streams, piece=1000))
+    >>> len(parts), np.concatenate([p for p, _ in parts]).tolist() == whole.tolist()
+    (3, True)
+    >>> sum(b for _, b in parts) == bits
+    True
+    """
+    p = params or KeyedParams()
+    order = stable_key_order(keys, k)
+    n = keys.size
+    if n < 2:
+        yield order, 0
         return
-    leaf_of = np.repeat(np.arange(sizes.size), count)
-    chunk_start = np.cumsum(count) - count
-    row = tables.first[sizes][leaf_of] + (np.arange(chunks) - chunk_start[leaf_of])
-    # the digits: position s + r - 1 of a leaf starting at s takes the digit below r
-    length = tables.top[row] - tables.bottom[row] + 1
-    by_length = np.argsort(-length, kind="stable")
-    top = tables.top[row][by_length]
-    at = (starts[leaf_of] + tables.top[row] - 1)[by_length]
-    rest = values[by_length]
-    live = np.searchsorted(-length[by_length], -np.arange(1, int(length.max()) + 1), side="right")
-    digit = np.zeros(order.size, np.int32 if order.size < 2**31 else np.int64)
-    for j, many in enumerate(live.tolist()):
-        quotient, digit[at[:many] - j] = np.divmod(rest[:many], (top[:many] - j).astype(_U64))
-        rest[:many] = quotient
-    # Fisher–Yates over all leaves at once: step t swaps position m - 1 - t with its digit
-    by_size = np.argsort(-sizes, kind="stable")
-    desc = sizes[by_size]
-    s_desc = starts[by_size]
-    ends = s_desc + desc - 1
-    steps = np.searchsorted(-desc, -np.arange(2, int(desc[0]) + 1), side="right")
-    for t, many in enumerate(steps.tolist()):  # leaves of more than t + 1 items
-        a = ends[:many] - t
-        b = s_desc[:many] + digit[a]
-        held = order[a]
-        order[a] = order[b]
-        order[b] = held
+    leaves, sizes, starts = _leaves(keys, k, order)
+    if piece <= 0 or piece >= n:
+        cuts = [0, leaves.size]
+    else:  # the first leaf starting at or after each multiple of ``piece``
+        marks = np.searchsorted(starts, np.arange(piece, n, piece), side="left")
+        cuts = sorted({0, leaves.size, *marks.tolist()})
+    for i, j in itertools.pairwise(cuts):
+        a = int(starts[i])
+        b = int(starts[j - 1] + sizes[j - 1])
+        part = order[a:b]
+        tables = leaf_tables_for(sizes[i:j], p)
+        values, bits = draws.leaf_values(leaves[i:j], sizes[i:j], tables)
+        arrange_leaves(part, starts[i:j] - a, sizes[i:j], values, tables)
+        yield part, bits
 
 
 def keyed_order(
@@ -505,30 +540,5 @@ def keyed_order(
     >>> keyed_order(np.array([1, 0, 1], np.uint64), 1, SourceDraws(ScriptedChooser([0])))
     (array([1, 2, 0]), 0)
     """
-    p = params or KeyedParams()
-    order = stable_key_order(keys, k)
-    n = keys.size
-    if n < 2:
-        return order, 0
-    if k and 1 << k <= 4 * n:  # the leaves from a count of every key (no sorted copy)
-        counts = np.zeros(1 << k, np.int64)
-        for a in range(0, n, 1 << 20):  # a million at a time: bincount copies to intp
-            counts += np.bincount(keys[a : a + (1 << 20)].astype(np.intp), minlength=1 << k)
-        leaves = np.flatnonzero(counts).astype(_U64)
-        sizes = counts[leaves.astype(np.intp)].astype(np.int64)
-        starts = np.cumsum(sizes) - sizes
-    elif k:
-        sorted_keys = keys[order]
-        cut = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1
-        starts = np.concatenate(([0], cut)).astype(np.int64)
-        leaves = sorted_keys[starts].astype(_U64)
-        del sorted_keys
-    else:
-        starts = np.zeros(1, np.int64)
-        leaves = np.zeros(1, _U64)
-    if not (k and 1 << k <= 4 * n):
-        sizes = np.diff(np.append(starts, n)).astype(np.int64)
-    tables = leaf_tables_for(sizes, p)
-    values, bits = draws.leaf_values(leaves, sizes, tables)
-    _arrange(order, starts, sizes, values, tables)
+    ((order, bits),) = keyed_pieces(keys, k, draws, params)
     return order, bits

@@ -24,7 +24,7 @@ import collections
 import io
 import itertools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -40,6 +40,7 @@ __all__ = [
     "RecordFormat",
     "emit",
     "gather",
+    "read_scanning",
     "record_ends",
     "stdin_bytes",
 ]
@@ -100,30 +101,94 @@ class RecordFormat:
         return bytes([self.separator])
 
 
+def _separators(
+    data: npt.NDArray[np.uint8], separator: int, first: int, dtype: type[np.signedinteger[Any]]
+) -> npt.NDArray[Any]:
+    """The places one past each ``separator`` in ``data``, plus ``first``, of ``dtype``."""
+    found = np.flatnonzero(data == separator)
+    if dtype is not np.intp:
+        found = found.astype(dtype)
+    found += first + 1
+    return found
+
+
 def record_ends(
     data: npt.NDArray[np.uint8],
     fmt: RecordFormat,
     *,
     offset: int = 0,
     dtype: type[np.signedinteger[Any]] = np.int64,
+    threads: int = 2,
 ) -> npt.NDArray[Any]:
     """The end (one past the separator) of every complete record of ``data``, plus ``offset``.
 
     Of ``dtype`` (``int64``; ``int32`` when the ends are known to fit, half the memory).
+    Large inputs are scanned in ``threads`` threads (numpy compares without holding the
+    interpreter).
     """
     if fmt.record_size is not None:
         first = fmt.record_size + offset
         return np.arange(first, data.size + offset + 1, fmt.record_size, dtype=dtype)
-    parts = []
-    for a in range(0, data.size, _SCAN):
-        found = np.flatnonzero(data[a : a + _SCAN] == fmt.separator)
-        if dtype is not np.intp:
-            found = found.astype(dtype)
-        found += a + 1 + offset
-        parts.append(found)
+    assert fmt.separator is not None
+    separator = fmt.separator
+
+    def scan(a: int) -> npt.NDArray[Any]:
+        return _separators(data[a : a + _SCAN], separator, a + offset, dtype)
+
+    starts = range(0, data.size, _SCAN)
+    if threads > 1 and len(starts) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(scan, starts))
+    else:
+        parts = [scan(a) for a in starts]
     if not parts:
         return np.zeros(0, dtype)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def read_scanning(
+    readinto: Callable[[memoryview], int | None],
+    buffer: npt.NDArray[np.uint8],
+    fmt: RecordFormat,
+    *,
+    dtype: type[np.signedinteger[Any]] = np.int64,
+    block: int = _SCAN,
+) -> tuple[int, npt.NDArray[Any] | None]:
+    """Fill ``buffer`` with ``readinto`` and find the record ends as it fills: bytes read, ends.
+
+    Each block read is scanned in another thread while the next one is read, so the
+    scan costs almost nothing beside the reading.  The ends are those of
+    :func:`record_ends` over the bytes read (``None`` for fixed-size records: they
+    need no scan).
+
+    >>> import io
+    >>> buf = np.zeros(8, np.uint8)
+    >>> got, ends = read_scanning(io.BytesIO(b"ab\\ncd\\ne").readinto, buf, RecordFormat(), block=2)
+    >>> got, ends.tolist()
+    (7, [3, 6])
+    """
+    view = memoryview(buffer)  # type: ignore[arg-type]
+    separator = fmt.separator
+    got = 0
+    if separator is None:
+        while got < len(view) and (n := readinto(view[got:])):
+            got += n
+        return got, None
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    parts: list[Future[npt.NDArray[Any]]] = []
+    with ThreadPoolExecutor(1) as pool:
+        while got < len(view):
+            n = readinto(view[got : got + block])
+            if not n:
+                break
+            parts.append(pool.submit(_separators, buffer[got : got + n], separator, got, dtype))
+            got += n
+        found = [part.result() for part in parts]
+    ends = np.concatenate(found) if len(found) > 1 else found[0] if found else np.zeros(0, dtype)
+    return got, ends
 
 
 _VOID: dict[int, np.dtype[Any]] = {}
@@ -253,7 +318,7 @@ def emit(
     data: npt.NDArray[np.uint8],
     starts: npt.NDArray[Any],
     lengths: npt.NDArray[Any],
-    order: npt.NDArray[np.intp],
+    order: npt.NDArray[np.intp] | Iterable[npt.NDArray[np.intp]],
     sink: OutputSink,
     *,
     slice_bytes: int,
@@ -262,15 +327,16 @@ def emit(
 ) -> None:
     """Write the records in ``order`` (record ``order[q]`` at place ``q``), in slices.
 
-    Each slice of about ``slice_bytes`` is gathered (:func:`gather`) and
-    written at once, the next slices being gathered meanwhile in ``threads``
-    threads (numpy copies without holding the interpreter); a record of
-    :data:`LONG_RECORD` bytes or more is written straight from ``data``.
+    ``order`` is one array or its pieces in turn (an iterable, made while the
+    first ones are written).  Each slice of about ``slice_bytes`` is gathered
+    (:func:`gather`) and written at once, the next slices being gathered
+    meanwhile in ``threads`` threads (numpy copies without holding the
+    interpreter); a record of :data:`LONG_RECORD` bytes or more is written
+    straight from ``data``.
     """
 
-    def piece(a: int, b: int) -> Any:
-        which = order[a:b]
-        if b - a == 1 and int(lengths[which[0]]) >= LONG_RECORD:
+    def piece(which: npt.NDArray[np.intp]) -> Any:
+        if which.size == 1 and int(lengths[which[0]]) >= LONG_RECORD:
             start = int(starts[which[0]])
             return data[start : start + int(lengths[which[0]])]
         return gather(data, starts[which], lengths[which])
@@ -280,16 +346,21 @@ def emit(
         if advance is not None:
             advance(len(part))
 
-    if threads < 2 or order.size < 20_000:
-        for a, b in _slices(lengths, order, slice_bytes):
-            put(piece(a, b))
+    def pieces() -> Iterator[npt.NDArray[np.intp]]:
+        for part in [order] if isinstance(order, np.ndarray) else order:
+            for a, b in _slices(lengths, part, slice_bytes):
+                yield part[a:b]
+
+    if threads < 2 or (isinstance(order, np.ndarray) and order.size < 20_000):
+        for which in pieces():
+            put(piece(which))
         return
     from concurrent.futures import Future, ThreadPoolExecutor
 
     ahead: collections.deque[Future[Any]] = collections.deque()
     with ThreadPoolExecutor(threads) as pool:
-        for a, b in _slices(lengths, order, slice_bytes):
-            ahead.append(pool.submit(piece, a, b))
+        for which in pieces():
+            ahead.append(pool.submit(piece, which))
             if len(ahead) > threads:
                 put(ahead.popleft().result())
         while ahead:

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from croupier.randomness.source import BitSource
 from croupier.shuffling.split import SplitParams, accept_limit, chunk_plan, draw_width
 
-__all__ = ["LeafTables", "bit_fields", "leaf_tables", "numpy_order", "redraw"]
+__all__ = ["LeafTables", "arrange_leaves", "bit_fields", "leaf_tables", "numpy_order", "redraw"]
 
 _U64 = np.uint64
 
@@ -195,28 +195,52 @@ def numpy_order(n: int, source: BitSource, params: SplitParams) -> npt.NDArray[n
     if len(bad):
         rb = row[bad]
         redraw(source, values, bad, tables.ranges[rb], tables.widths[rb], tables.highest[rb])
+    arrange_leaves(order, starts, sizes, values, tables)
+    return order
+
+
+def arrange_leaves(
+    order: npt.NDArray[np.intp],
+    starts: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    values: npt.NDArray[np.uint64],
+    tables: LeafTables,
+) -> None:
+    """Fisher–Yates in every leaf of ``order`` (in place), from the leaves' chunk values.
+
+    Leaf ``g`` holds ``order[starts[g] : starts[g] + sizes[g]]``; ``values`` are the
+    accepted draws of its chunks (table rows ``first[m] ...``), leaf by leaf.  A
+    chunk's value is split into its mixed-radix digits, and step ``t`` of every
+    leaf of more than ``t + 1`` items swaps its position ``m - 1 - t`` with the
+    position its digit names; each step runs over all leaves at once.
+    """
+    count = tables.count[sizes]
+    chunks = int(count.sum())
+    if chunks == 0:
+        return
+    leaf_of = np.repeat(np.arange(sizes.size), count)
+    chunk_start = np.cumsum(count) - count
+    row = tables.first[sizes][leaf_of] + (np.arange(chunks) - chunk_start[leaf_of])
     # the digits: position s + r - 1 of a leaf starting at s takes the digit below r
-    digit = np.zeros(n, np.int64)
-    top = tables.top[row]
-    length = top - tables.bottom[row] + 1
-    rest = values.copy()
-    base = starts[leaf_of]
-    for j in range(int(length.max())):
-        live = np.flatnonzero(length > j)
-        r = (top[live] - j).astype(_U64)
-        d = rest[live] % r
-        rest[live] //= r
-        digit[base[live] + top[live] - j - 1] = d.astype(np.int64)
+    length = tables.top[row] - tables.bottom[row] + 1
+    by_length = np.argsort(-length, kind="stable")
+    top = tables.top[row][by_length]
+    at = (starts[leaf_of] + tables.top[row] - 1)[by_length]
+    rest = values[by_length]
+    live = np.searchsorted(-length[by_length], -np.arange(1, int(length.max()) + 1), side="right")
+    digit = np.zeros(order.size, np.int32 if order.size < 2**31 else np.int64)
+    for j, many in enumerate(live.tolist()):
+        quotient, digit[at[:many] - j] = np.divmod(rest[:many], (top[:many] - j).astype(_U64))
+        rest[:many] = quotient
     # Fisher–Yates over all leaves at once: step t swaps position m - 1 - t with its digit
     by_size = np.argsort(-sizes, kind="stable")
     desc = sizes[by_size]
     s_desc = starts[by_size]
-    m_desc = desc
-    for t in range(int(desc[0]) - 1):
-        count = int(np.searchsorted(-desc, -(t + 2), side="right"))
-        a = s_desc[:count] + m_desc[:count] - 1 - t
-        b = s_desc[:count] + digit[a]
-        oa = order[a]
+    ends = s_desc + desc - 1
+    steps = np.searchsorted(-desc, -np.arange(2, int(desc[0]) + 1), side="right")
+    for t, many in enumerate(steps.tolist()):  # leaves of more than t + 1 items
+        a = ends[:many] - t
+        b = s_desc[:many] + digit[a]
+        held = order[a]
         order[a] = order[b]
-        order[b] = oa
-    return order
+        order[b] = held
