@@ -322,3 +322,17 @@ def test_optimal_deals_on_big_decks_use_the_same_numbering() -> None:
     assert d.number == number and d.method == "optimal"
     assert d.owners() == subsets_unrank(number, lay.sizes)
     assert _FastUnranker(lay).piles(number) == d.piles
+
+
+@pytest.mark.parametrize("game", ["bridge", "skat", "war", "euchre", "holdem"])
+def test_one_deal_is_the_first_deal_of_a_run(game: str) -> None:
+    # deal() takes a direct path for the optimal method; it must give deal_many's first deal,
+    # card for card and bit for bit (stacks and remainders included)
+    lay = make_layout(game)
+    for seed in range(20):
+        one = deal(lay, source=SeededSource(f"first {seed}", "deal"))
+        src = SeededSource(f"first {seed}", "deal")
+        first = next(deal_many(lay, 1, source=src))
+        assert one.piles == first.piles and one.number == first.number
+        assert one.bits_used == first.bits_used == src.bits_used
+        assert (one.algorithm, one.source, one.method) == (first.algorithm, first.source, "optimal")

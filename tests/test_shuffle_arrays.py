@@ -578,3 +578,38 @@ def test_large_default_shuffles_read_chacha_keyed_from_the_os() -> None:
 
     assert isinstance(default_source(10**6), ChaChaSource)
     assert default_source(10).kind == "os-csprng"
+
+
+@pytest.mark.parametrize(("n", "params"), [p for p in PATHS if p[1].levels], ids=str)
+def test_fisher_yates_in_two_threads_is_exactly_uniform_bit_by_bit(
+    n: int, params: SplitParams, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiled engine's Fisher-Yates in two threads (each over half of the leaves, from
+    # where its first leaf begins), forced on a few items: every order exactly as likely.
+    pytest.importorskip("numba")
+    from croupier.shuffling import _split_numba
+
+    monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 2)
+
+    def run(src: BitSource) -> tuple[int, ...]:
+        return tuple(split_order(n, src, params=params, engine="compiled").tolist())
+
+    done, unfinished = _walk_bits(run, 14)
+    assert set(done) == set(permutations(range(n)))
+    assert len(set(done.values())) == 1
+    assert unfinished < Fraction(1, 4)
+
+
+def test_fisher_yates_in_two_threads_gives_the_one_thread_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("numba")
+    from croupier.shuffling import _split_numba
+
+    for n in (3_000, 70_001, 300_000):
+        rows = np.arange(2 * n).reshape(n, 2)
+        monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 10**12)
+        one = croupier.shuffle(rows, seed=f"threads {n}")
+        monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 2)
+        two = croupier.shuffle(rows, seed=f"threads {n}")
+        assert (one == two).all() and sorted(two[:, 0].tolist()) == list(range(0, 2 * n, 2))

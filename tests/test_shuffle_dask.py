@@ -40,7 +40,7 @@ def _file_order(n: int, seed: str) -> list[int]:
 
 @pytest.mark.parametrize(
     ("n", "k", "parts", "targets"),
-    [(3, 1, 2, 2), (3, 2, 3, 4), (3, 2, 1, 4), (4, 1, 2, 2), (4, 2, 3, 2), (3, 0, 2, 1)],
+    [(3, 1, 2, 2), (3, 2, 3, 4), (3, 2, 1, 4), (4, 1, 2, 2), (4, 1, 3, 2), (3, 0, 2, 1)],
 )
 def test_every_global_order_has_probability_one_over_n_factorial(
     n: int, k: int, parts: int, targets: int

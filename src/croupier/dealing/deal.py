@@ -623,4 +623,15 @@ def deal(
     >>> len(deal("bridge").hands[0])
     13
     """
+    if sampler is None and method == "optimal" and not isinstance(layout, str):
+        fast = _fast_unranker(layout) if len(layout.deck) <= FAST_UNRANK_CARDS else None
+        if fast is not None:  # the first deal of deal_many, without its generator
+            src = source if source is not None else OsRandomSource()
+            before = src.bits_used
+            number = UniformSampler(src, margin_bits=0).below(layout.count)
+            orders = layout.arrangements
+            masks = fast.masks(number if orders == 1 else number // orders)
+            bits = src.bits_used - before
+            algorithm = deal_algorithm(layout)
+            return Deal(layout, None, "optimal", bits, src.kind, number, algorithm, masks)
     return next(deal_many(layout, 1, method=method, source=source, sampler=sampler))

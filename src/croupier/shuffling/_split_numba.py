@@ -315,17 +315,23 @@ def _fisher_yates(
     bottom_radix: Any,
     bottom: Any,
     redrawn: Any,
+    g_from: int,
+    g_to: int,
+    start: int,
+    bit: int,
+    next_redrawn: int,
 ) -> None:  # pragma: no cover - compiled
-    """Fisher–Yates in every leaf, its choices the mixed-radix digits of its draws.
+    """Fisher–Yates in leaves ``g_from .. g_to - 1``, its choices the mixed-radix digits of
+    their draws.
 
     A draw's value is its first attempt in ``bottom`` when accepted, else the
     next value of ``redrawn`` (the rejected draws' final values, in order).
+    ``start``, ``bit`` and ``next_redrawn`` are where leaf ``g_from`` begins: its
+    first item, its first draw's bit in ``bottom``, its first redrawn value
+    (:func:`_leaf_offsets`).
     """
     w = fin.shape[1]
-    start = 0
-    bit = 0
-    next_redrawn = 0
-    for g in range(leaf_sizes.shape[0]):
+    for g in range(g_from, g_to):
         m = leaf_sizes[g]
         if m >= 2:
             f = first[m]
@@ -356,6 +362,64 @@ def _fisher_yates(
                             fin[a, c] = fin[b, c]
                             fin[b, c] = t
         start += m
+
+
+@numba.njit(nogil=True, cache=True)
+def _leaf_offsets(
+    leaf_sizes: Any, g_to: int, first: Any, count: Any, widths: Any, highest: Any, bottom: Any
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """Where leaf ``g_to`` begins: its first item, its first draw's bit in ``bottom``, and
+    how many draws of the leaves before it were rejected (its first redrawn value)."""
+    start = 0
+    bit = 0
+    rejected = 0
+    for g in range(g_to):
+        m = leaf_sizes[g]
+        start += m
+        if m < 2:
+            continue
+        f = first[m]
+        for j in range(count[m]):
+            w = widths[f + j]
+            if _field(bottom, bit, w) > highest[f + j]:
+                rejected += 1
+            bit += w
+    return start, bit, rejected
+
+
+PARALLEL_FROM = 250_000
+"""Items from which Fisher–Yates runs in two threads (each over half of the leaves)."""
+
+
+def _fisher_yates_all(
+    fin: npt.NDArray[Any],
+    leaf_sizes: npt.NDArray[np.int64],
+    tables: LeafTables,
+    bottom: npt.NDArray[np.uint8],
+    redrawn: npt.NDArray[np.uint64],
+) -> None:
+    """Fisher–Yates in every leaf: the second half of the leaves in another thread when
+    there are :data:`PARALLEL_FROM` items or more (the same result: leaves are apart)."""
+    t = tables
+    common = (t.first, t.count, t.ranges, t.widths, t.highest, t.top, t.bottom, bottom, redrawn)
+    leaves = leaf_sizes.shape[0]
+    n = fin.shape[0]
+    if n < PARALLEL_FROM or leaves < 2:
+        _fisher_yates(fin, leaf_sizes, *common, 0, leaves, 0, 0, 0)
+        return
+    middle = int(np.searchsorted(np.cumsum(leaf_sizes), n // 2))
+    middle = min(max(middle, 1), leaves - 1)
+    start, bit, rejected = _leaf_offsets(
+        leaf_sizes, middle, t.first, t.count, t.widths, t.highest, bottom
+    )
+    second = threading.Thread(
+        target=_fisher_yates, args=(fin, leaf_sizes, *common, middle, leaves, start, bit, rejected)
+    )
+    second.start()
+    try:
+        _fisher_yates(fin, leaf_sizes, *common, 0, middle, 0, 0, 0)
+    finally:
+        second.join()
 
 
 _cache: dict[tuple[int, int], LeafTables] = {}
@@ -451,9 +515,6 @@ def split_move(
                 data, todo, rows, tables.ranges, tables.widths, tables.highest, redrawn
             )
             todo = todo[:left]
-        _fisher_yates(
-            fin, leaf_sizes, tables.first, tables.count, tables.ranges, tables.widths,
-            tables.highest, tables.top, tables.bottom, bottom, redrawn,
-        )  # fmt: skip
+        _fisher_yates_all(fin, leaf_sizes, tables, bottom, redrawn)
     if in_place and src is not None and fin is not src:
         src[...] = fin
