@@ -697,7 +697,7 @@ def test_separators_found_while_reading_are_record_ends(
 
     data = b"".join(pieces)
     buffer = np.zeros(len(data), np.uint8)
-    got, ends = read_scanning(io.BytesIO(data).readinto, buffer, fmt, block=block)
+    got, ends = read_scanning(io.BytesIO(data), buffer, fmt, block=block)
     assert got == len(data) and buffer.tobytes() == data
     plain = [i + 1 for i, b in enumerate(data) if b == fmt.separator]
     if fmt.separator is None:

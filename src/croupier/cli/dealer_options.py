@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.cli.quick_options import Option, flag_table, parse_options
+from croupier.cli.quick_options import Option, flag_table, long_flags, parse_options
 
 __all__ = [
     "FORMATS",
@@ -211,7 +211,7 @@ def parameter_flags() -> dict[str, str]:
     >>> parameter_flags()["produce"]
     '--produce'
     """
-    return {option.dest: option.flags[0] for option in OPTIONS}
+    return long_flags(OPTIONS)
 
 
 _BY_FLAG = flag_table(OPTIONS)

@@ -44,11 +44,9 @@ def main() -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
     try:
-        code = None
-        if sys.argv[1:2] in (["dealer"], ["shuffle"]):
-            from croupier.cli.quick_run import run_quick_path
+        from croupier.cli.quick_run import run_quick_path
 
-            code = run_quick_path(sys.argv[1:])
+        code = run_quick_path(sys.argv[1:])
         if code is None:
             from croupier.cli.app import run
 

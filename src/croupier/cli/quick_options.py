@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Kind", "Option", "flag_table", "parse_options"]
+__all__ = ["Kind", "Option", "flag_table", "long_flags", "parse_options"]
 
 Kind = Literal["flag", "count", "int", "float", "text", "path", "choice", "swap"]
 """What an option takes: nothing (``flag``; ``count`` counts), or a value of this kind."""
@@ -53,6 +53,11 @@ _VALUED = ("int", "float", "text", "path", "choice", "swap")
 def flag_table(options: Sequence[Option]) -> dict[str, Option]:
     """Every flag of ``options`` and its option."""
     return {flag: option for option in options for flag in option.flags}
+
+
+def long_flags(options: Sequence[Option]) -> dict[str, str]:
+    """The long flag of every option's ``dest`` (an error names the flag, not ``name=``)."""
+    return {option.dest: option.flags[0] for option in options}
 
 
 def _value(option: Option, text: str) -> Any:

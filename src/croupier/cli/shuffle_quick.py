@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.cli.quick_options import Option, flag_table, parse_options
+from croupier.cli.quick_options import Option, flag_table, long_flags, parse_options
 
 __all__ = ["FILE_OPTIONS", "quick_values", "run_quick"]
 
@@ -77,5 +77,4 @@ def run_quick(argv: Sequence[str]) -> int | None:
         )  # fmt: skip
         return 0
 
-    flags = {option.dest: option.flags[0] for option in FILE_OPTIONS}
-    return run_guarded(run, quiet=bool(values["quiet"]), flags=flags)
+    return run_guarded(run, quiet=bool(values["quiet"]), flags=long_flags(FILE_OPTIONS))

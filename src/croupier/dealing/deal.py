@@ -580,20 +580,13 @@ def deal_many(
     src = sampler.source
     kind = src.kind
     m = get_deal_method(method)
-    total = layout.count
     algorithm = deal_algorithm(layout)
     if m.name == "optimal" and len(layout.deck) <= FAST_UNRANK_CARDS:
         fast = _fast_unranker(layout)
-        below = sampler.below
-        orders = layout.arrangements  # 1 without stacks: the number is the piles' number
         for i in range(count):
             if i == 1 and run_margin is not None:
                 sampler.margin_bits = run_margin
-            before = src.bits_used
-            number = below(total)
-            masks = fast.masks(number if orders == 1 else number // orders)
-            bits = src.bits_used - before
-            yield Deal(layout, None, "optimal", bits, kind, number, algorithm, masks)
+            yield _optimal_deal(layout, fast, sampler, algorithm)
         return
     # Other methods, and the optimal one on big decks (plain unranking, no tables).
     stacks = layout.stack_piles
@@ -604,6 +597,20 @@ def deal_many(
         owners, orders_, known = m.deal(layout.sizes, sampler, stacks)
         piles = _piles_from_owners(layout, owners, orders_)
         yield Deal(layout, piles, m.name, src.bits_used - before, kind, known, algorithm)
+
+
+def _optimal_deal(
+    layout: Layout, fast: _FastUnranker, sampler: UniformSampler, algorithm: str
+) -> Deal:
+    """One deal of the optimal method: a uniform number below the count, unranked by
+    ``fast``; its bits are what ``sampler``'s source handed out meanwhile."""
+    src = sampler.source
+    before = src.bits_used
+    number = sampler.below(layout.count)
+    orders = layout.arrangements  # 1 without stacks: the number is the piles' number
+    masks = fast.masks(number if orders == 1 else number // orders)
+    bits = src.bits_used - before
+    return Deal(layout, None, "optimal", bits, src.kind, number, algorithm, masks)
 
 
 def deal(
@@ -623,15 +630,14 @@ def deal(
     >>> len(deal("bridge").hands[0])
     13
     """
-    if sampler is None and method == "optimal" and not isinstance(layout, str):
-        fast = _fast_unranker(layout) if len(layout.deck) <= FAST_UNRANK_CARDS else None
-        if fast is not None:  # the first deal of deal_many, without its generator
-            src = source if source is not None else OsRandomSource()
-            before = src.bits_used
-            number = UniformSampler(src, margin_bits=0).below(layout.count)
-            orders = layout.arrangements
-            masks = fast.masks(number if orders == 1 else number // orders)
-            bits = src.bits_used - before
-            algorithm = deal_algorithm(layout)
-            return Deal(layout, None, "optimal", bits, src.kind, number, algorithm, masks)
+    fast = (
+        sampler is None
+        and method == "optimal"
+        and not isinstance(layout, str)
+        and len(layout.deck) <= FAST_UNRANK_CARDS
+    )
+    if fast:  # deal_many's first deal, without its loop
+        assert not isinstance(layout, str)
+        first = UniformSampler(source if source is not None else OsRandomSource(), margin_bits=0)
+        return _optimal_deal(layout, _fast_unranker(layout), first, deal_algorithm(layout))
     return next(deal_many(layout, 1, method=method, source=source, sampler=sampler))

@@ -66,6 +66,7 @@ from croupier.scale.records import (
     RecordFormat,
     emit,
     gather,
+    read_into,
     read_scanning,
     record_ends,
     stdin_bytes,
@@ -162,8 +163,8 @@ class _Layout:
         :func:`place_type`: a byte-order mark holds no separator)."""
         self.bom = 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
         body = data[self.bom : size]
-        small = size < 2**31 - 2
         place = place_type(size)
+        small = place is np.int32
         if ends is None:
             ends = record_ends(body, fmt, offset=self.bom, dtype=place)
         self.open = (
@@ -216,24 +217,6 @@ def _order_in_memory(
             rest.cancel()
 
 
-def _read_into(handle: BinaryIO, buffer: npt.NDArray[np.uint8]) -> int:
-    """Fill ``buffer`` from ``handle`` (several reads if needed); the bytes read."""
-    view = memoryview(buffer)  # type: ignore[arg-type]
-    readinto = getattr(handle, "readinto", None)
-    got = 0
-    while got < len(view):
-        if readinto is None:  # a stream without readinto: read and copy
-            block = handle.read(len(view) - got)
-            view[got : got + len(block)] = block
-            n = len(block)
-        else:
-            n = readinto(view[got:])
-        if not n:
-            break
-        got += n
-    return got
-
-
 class _Run:
     """One out-of-core shuffle: the state its passes share."""
 
@@ -263,7 +246,7 @@ class _Run:
             return size // fmt.record_size, 0, False
         buffer = np.empty(self.chunk, np.uint8)
         seen, count, last, bom = 0, 0, -1, 0
-        while got := _read_into(handle, buffer):
+        while got := read_into(handle, buffer):
             part = buffer[:got]
             if seen == 0 and fmt.lines and got >= 3 and bytes(part[:3]) == BOM:
                 bom = 3
@@ -296,7 +279,7 @@ class _Run:
         open_key = open_length = 0
         open_tail = b""  # the last two bytes written to the open record
         seen = 0
-        while got := _read_into(handle, buffer):
+        while got := read_into(handle, buffer):
             start = bom if seen == 0 else 0
             data = buffer[start:got]
             at = seen + start  # where data[0] is in the input
@@ -583,11 +566,8 @@ def _shuffle(
     report.bytes = size
     if _cost(size + 2, 1) <= memory:
         data = np.zeros(size + 2, np.uint8)
-        readinto = getattr(infile, "readinto", None)
-        if readinto is None:
-            got, ends = _read_into(infile, data[:size]), None
-        else:  # (the record ends are found while the file is read)
-            got, ends = read_scanning(readinto, data[:size], fmt, dtype=place_type(size))
+        # (the record ends are found while the file is read)
+        got, ends = read_scanning(infile, data[:size], fmt, dtype=place_type(size))
         if got != size or infile.read(1):
             raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
         step(size)

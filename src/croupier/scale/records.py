@@ -40,6 +40,7 @@ __all__ = [
     "RecordFormat",
     "emit",
     "gather",
+    "read_into",
     "read_scanning",
     "record_ends",
     "stdin_bytes",
@@ -148,34 +149,51 @@ def record_ends(
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
+def read_into(handle: BinaryIO, buffer: npt.NDArray[np.uint8]) -> int:
+    """Fill ``buffer`` from ``handle`` (several reads if needed); the bytes read."""
+    view = memoryview(buffer)  # type: ignore[arg-type]
+    readinto = getattr(handle, "readinto", None)
+    got = 0
+    while got < len(view):
+        if readinto is None:  # a stream without readinto: read and copy
+            block = handle.read(len(view) - got)
+            view[got : got + len(block)] = block
+            n = len(block)
+        else:
+            n = readinto(view[got:])
+        if not n:
+            break
+        got += n
+    return got
+
+
 def read_scanning(
-    readinto: Callable[[memoryview], int | None],
+    handle: BinaryIO,
     buffer: npt.NDArray[np.uint8],
     fmt: RecordFormat,
     *,
     dtype: type[np.signedinteger[Any]] = np.int64,
     block: int = _SCAN,
 ) -> tuple[int, npt.NDArray[Any] | None]:
-    """Fill ``buffer`` with ``readinto`` and find the record ends as it fills: bytes read, ends.
+    """Fill ``buffer`` from ``handle`` and find the record ends as it fills: bytes read, ends.
 
     Each block read is scanned in another thread while the next one is read, so the
     scan costs almost nothing beside the reading.  The ends are those of
     :func:`record_ends` over the bytes read (``None`` for fixed-size records: they
-    need no scan).
+    need no scan; nor does a stream without ``readinto``, read by :func:`read_into`).
 
     >>> import io
     >>> buf = np.zeros(8, np.uint8)
-    >>> got, ends = read_scanning(io.BytesIO(b"ab\\ncd\\ne").readinto, buf, RecordFormat(), block=2)
+    >>> got, ends = read_scanning(io.BytesIO(b"ab\\ncd\\ne"), buf, RecordFormat(), block=2)
     >>> got, ends.tolist()
     (7, [3, 6])
     """
-    view = memoryview(buffer)  # type: ignore[arg-type]
     separator = fmt.separator
+    readinto = getattr(handle, "readinto", None)
+    if separator is None or readinto is None:
+        return read_into(handle, buffer), None
+    view = memoryview(buffer)  # type: ignore[arg-type]
     got = 0
-    if separator is None:
-        while got < len(view) and (n := readinto(view[got:])):
-            got += n
-        return got, None
     from concurrent.futures import Future, ThreadPoolExecutor
 
     parts: list[Future[npt.NDArray[Any]]] = []

@@ -328,7 +328,7 @@ def _fisher_yates(
     next value of ``redrawn`` (the rejected draws' final values, in order).
     ``start``, ``bit`` and ``next_redrawn`` are where leaf ``g_from`` begins: its
     first item, its first draw's bit in ``bottom``, its first redrawn value
-    (:func:`_leaf_offsets`).
+    (:func:`_fisher_yates_all`).
     """
     w = fin.shape[1]
     for g in range(g_from, g_to):
@@ -364,29 +364,6 @@ def _fisher_yates(
         start += m
 
 
-@numba.njit(nogil=True, cache=True)
-def _leaf_offsets(
-    leaf_sizes: Any, g_to: int, first: Any, count: Any, widths: Any, highest: Any, bottom: Any
-) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """Where leaf ``g_to`` begins: its first item, its first draw's bit in ``bottom``, and
-    how many draws of the leaves before it were rejected (its first redrawn value)."""
-    start = 0
-    bit = 0
-    rejected = 0
-    for g in range(g_to):
-        m = leaf_sizes[g]
-        start += m
-        if m < 2:
-            continue
-        f = first[m]
-        for j in range(count[m]):
-            w = widths[f + j]
-            if _field(bottom, bit, w) > highest[f + j]:
-                rejected += 1
-            bit += w
-    return start, bit, rejected
-
-
 PARALLEL_FROM = 250_000
 """Items from which Fisher–Yates runs in two threads (each over half of the leaves)."""
 
@@ -399,7 +376,12 @@ def _fisher_yates_all(
     redrawn: npt.NDArray[np.uint64],
 ) -> None:
     """Fisher–Yates in every leaf: the second half of the leaves in another thread when
-    there are :data:`PARALLEL_FROM` items or more (the same result: leaves are apart)."""
+    there are :data:`PARALLEL_FROM` items or more (the same result: leaves are apart).
+
+    The second half starts at its first leaf's first item, at the bits the leaves
+    before it drew first, and at the redrawn value after their rejected draws
+    (counted again by :func:`_first_attempts` over those leaves).
+    """
     t = tables
     common = (t.first, t.count, t.ranges, t.widths, t.highest, t.top, t.bottom, bottom, redrawn)
     leaves = leaf_sizes.shape[0]
@@ -409,9 +391,11 @@ def _fisher_yates_all(
         return
     middle = int(np.searchsorted(np.cumsum(leaf_sizes), n // 2))
     middle = min(max(middle, 1), leaves - 1)
-    start, bit, rejected = _leaf_offsets(
-        leaf_sizes, middle, t.first, t.count, t.widths, t.highest, bottom
-    )
+    before = leaf_sizes[:middle]
+    start = int(before.sum())
+    bit = int(t.leaf_bits[before].sum())
+    rows = np.empty(redrawn.shape[0] + 1, np.int64)  # (they are some of all the rejected)
+    rejected = _first_attempts(before, t.first, t.count, t.widths, t.highest, bottom, rows)
     second = threading.Thread(
         target=_fisher_yates, args=(fin, leaf_sizes, *common, middle, leaves, start, bit, rejected)
     )
