@@ -120,6 +120,7 @@ PATHS = [
     (4, SplitParams((1,), 60, 0)),
     (3, SplitParams((1, 1), 60, 1)),
     (4, SplitParams((2,), 2, 0)),
+    (4, SplitParams((1,), 64, 0)),  # draws may reach 2**60: the compiled digits divide
 ]
 
 
@@ -613,3 +614,55 @@ def test_fisher_yates_in_two_threads_gives_the_one_thread_order(
         monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 2)
         two = croupier.shuffle(rows, seed=f"threads {n}")
         assert (one == two).all() and sorted(two[:, 0].tolist()) == list(range(0, 2 * n, 2))
+
+
+@pytest.mark.parametrize("levels", [(7,), (4, 3), (2,)])
+@pytest.mark.parametrize("form", ["copy", "in place", "permutation"])
+@pytest.mark.parametrize("width", [1, 3])
+def test_every_pass_in_two_threads_gives_the_one_thread_arrangement(
+    levels: tuple[int, ...], form: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both halves of the first level counted and moved side by side (or the leaf draws
+    # beside the move), both halves of the buckets sorted side by side, Fisher-Yates in
+    # two halves of the leaves: the very arrangement and bits of one thread.
+    pytest.importorskip("numba")
+    from croupier.shuffling._split_numba import split_move
+
+    if form == "permutation" and width != 1:
+        return
+    n = 50_003
+    params = SplitParams(levels)
+    results = []
+    for parallel_from in (10**12, 2):
+        monkeypatch.setattr("croupier.shuffling._split_numba.PARALLEL_FROM", parallel_from)
+        src = SeededSource(f"two threads {levels} {form}")
+        rows = np.arange(n * width, dtype=np.uint64).reshape(n, width)
+        out = np.zeros_like(rows)
+        if form == "permutation":
+            split_move(None, out, src, params, in_place=False)
+        else:
+            split_move(rows, out, src, params, in_place=form == "in place")
+        results.append((rows if form == "in place" else out, src.bits_used))
+    (one, one_bits), (two, two_bits) = results
+    assert (one == two).all() and one_bits == two_bits
+    assert sorted(two[:, 0].tolist()) == list(range(0, n * width, width))
+    assert not (two[:, 0] == np.arange(0, n * width, width)).all()
+
+
+def test_reciprocals_divide_exactly() -> None:
+    # x // r by a multiply and a shift, for every radix the compiled leaves use and the
+    # dividends where a wrong multiplier would first show: around multiples of r and 2**60.
+    pytest.importorskip("numba")
+    from croupier.shuffling._split_numba import RECIPROCAL_BITS, reciprocals
+
+    magic, shift = reciprocals(1 << 12)
+    top = 1 << RECIPROCAL_BITS
+    rng = np.random.default_rng(7)
+    for r in range(2, 1 << 12):
+        m, s = int(magic[r]), int(shift[r])
+        assert m < 1 << 64
+        q_top = (top - 1) // r
+        xs = {0, 1, r - 1, r, r + 1, top - 1, q_top * r, q_top * r - 1}
+        xs |= {int(v) for v in rng.integers(0, top, 8, dtype=np.uint64)}
+        for x in xs:
+            assert ((x * m) >> 64) >> s == x // r, (x, r)

@@ -11,12 +11,18 @@ moves any dtype, and whole rows of 2-D arrays.
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.extending import intrinsic
 
 from croupier.randomness.source import BitSource
 from croupier.shuffling.split import SplitParams
@@ -80,29 +86,41 @@ _CHUNK = 4096  # keys decoded at a time (a multiple of 8: whole bytes of the reg
 
 
 @numba.njit(nogil=True, cache=True)
-def _pass1(src: Any, dst: Any, region: Any, k: int, counts: Any) -> None:  # pragma: no cover
-    """First level: a stable counting sort of the rows of ``src`` into ``dst`` by ``k``-bit keys.
+def _count(region: Any, k: int, i_from: int, i_to: int, counts: Any) -> None:  # pragma: no cover
+    """Add the number of items ``i_from .. i_to - 1`` with each ``k``-bit key to ``counts``.
 
-    The keys are decoded from ``region`` a chunk at a time, twice (to count,
-    then to move), so no array of keys is kept.
+    Item ``i`` has the ``i``-th key of ``region``; ``i_from`` is a multiple of 8.
+    The keys are decoded a chunk at a time (no array of keys is kept).
     """
-    n = src.shape[0]
-    w = src.shape[1]
-    keys = np.empty(_CHUNK, np.int64)
-    for i0 in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - i0)
+    keys = np.empty(_CHUNK, np.uint16)
+    for i0 in range(i_from, i_to, _CHUNK):
+        m = min(_CHUNK, i_to - i0)
         _decode(region[(i0 // 8) * k :], k, m, keys)
         for i in range(m):
             counts[keys[i]] += 1
-    pos = np.empty(counts.shape[0], np.int64)
-    acc = 0
-    for b in range(counts.shape[0]):
-        pos[b] = acc
-        acc += counts[b]
-    for i0 in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - i0)
+
+
+@numba.njit(nogil=True, cache=True)
+def _scatter(
+    src: Any, dst: Any, region: Any, k: int, i_from: int, i_to: int, pos: Any
+) -> None:  # pragma: no cover - compiled
+    """Move rows ``i_from .. i_to - 1`` of ``src`` to ``dst[pos[key]]`` in order (``pos`` advances).
+
+    With ``pos`` the first free place of each key's bucket, this is a stable
+    counting sort of those rows; ``src=None`` stands for the rows ``0, 1, ...``
+    (a permutation, made without reading an input).
+    """
+    w = dst.shape[1]
+    keys = np.empty(_CHUNK, np.uint16)
+    for i0 in range(i_from, i_to, _CHUNK):
+        m = min(_CHUNK, i_to - i0)
         _decode(region[(i0 // 8) * k :], k, m, keys)
-        if w == 1:
+        if src is None:
+            for i in range(m):
+                key = keys[i]
+                dst[pos[key], 0] = i0 + i
+                pos[key] += 1
+        elif w == 1:
             for i in range(m):
                 key = keys[i]
                 dst[pos[key], 0] = src[i0 + i, 0]
@@ -117,34 +135,21 @@ def _pass1(src: Any, dst: Any, region: Any, k: int, counts: Any) -> None:  # pra
 
 
 @numba.njit(nogil=True, cache=True)
-def _pass1_identity(dst: Any, region: Any, k: int, counts: Any) -> None:  # pragma: no cover
-    """:func:`_pass1` of the rows ``0, 1, ..., n-1`` (a permutation), without reading them."""
-    n = dst.shape[0]
-    keys = np.empty(_CHUNK, np.int64)
-    for i0 in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - i0)
-        _decode(region[(i0 // 8) * k :], k, m, keys)
-        for i in range(m):
-            counts[keys[i]] += 1
-    pos = np.empty(counts.shape[0], np.int64)
-    acc = 0
-    for b in range(counts.shape[0]):
-        pos[b] = acc
-        acc += counts[b]
-    for i0 in range(0, n, _CHUNK):
-        m = min(_CHUNK, n - i0)
-        _decode(region[(i0 // 8) * k :], k, m, keys)
-        for i in range(m):
-            key = keys[i]
-            dst[pos[key], 0] = i0 + i
-            pos[key] += 1
-
-
-@numba.njit(nogil=True, cache=True)
 def _pass2(
-    mid: Any, fin: Any, region: Any, k: int, counts: Any, leaf_sizes: Any, temp: Any, same: bool
+    mid: Any,
+    fin: Any,
+    region: Any,
+    k: int,
+    counts: Any,
+    leaf_sizes: Any,
+    temp: Any,
+    same: bool,
+    b_from: int,
+    b_to: int,
+    start: int,
 ) -> None:  # pragma: no cover - compiled
-    """Second level: each bucket of ``mid`` stably sorted by its items' keys, into ``fin``.
+    """Second level: buckets ``b_from .. b_to - 1`` of ``mid`` each stably sorted by its
+    items' keys, into ``fin``; bucket ``b_from`` begins at item ``start``.
 
     Item ``p`` (in ``mid``'s order) has the ``p``-th ``k``-bit key of
     ``region``.  Bucket ``b``'s leaves are ``leaf_sizes[b << k :]``, counted
@@ -152,9 +157,11 @@ def _pass2(
     """
     w = mid.shape[1]
     pos = np.empty(1 << k, np.int64)
-    keys = np.empty(int(counts.max()) + 8 if counts.shape[0] else 8, np.int64)
-    start = 0
-    for b in range(counts.shape[0]):
+    biggest = 0
+    for b in range(b_from, b_to):
+        biggest = max(biggest, counts[b])
+    keys = np.empty(biggest + 8, np.uint16)
+    for b in range(b_from, b_to):
         size = counts[b]
         if size == 0:
             continue
@@ -253,15 +260,26 @@ def _plans(sizes: Any, chunk_bits: int, margin: int) -> Any:  # pragma: no cover
 
 @numba.njit(nogil=True, cache=True)
 def _first_attempts(
-    leaf_sizes: Any, first: Any, count: Any, widths: Any, highest: Any, bottom: Any, out: Any
+    leaf_sizes: Any,
+    first: Any,
+    count: Any,
+    widths: Any,
+    highest: Any,
+    bottom: Any,
+    out: Any,
+    mark: int,
+    marked: Any,
 ) -> int:  # pragma: no cover - compiled
     """Every leaf draw's first attempt: the table rows of the rejected ones, in order, in ``out``.
 
-    Returns how many were rejected, or -1 when ``out`` is too small.
+    Returns how many were rejected, or -1 when ``out`` is too small.  How many
+    were rejected in the leaves before leaf ``mark`` goes to ``marked[0]``.
     """
     bit = 0
     rejected = 0
     for g in range(leaf_sizes.shape[0]):
+        if g == mark:
+            marked[0] = rejected
         m = leaf_sizes[g]
         if m < 2:
             continue
@@ -302,6 +320,47 @@ def _redraw_round(
     return left
 
 
+@intrinsic
+def _high_product(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - compiled
+    """The high 64 bits of the 128-bit product of two uint64 (one multiply instruction)."""
+    signature = numba.types.uint64(numba.types.uint64, numba.types.uint64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return signature, codegen
+
+
+RECIPROCAL_BITS = 60
+"""Dividends below ``2**60`` are divided by a multiply (:func:`reciprocals`)."""
+
+
+def reciprocals(size: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Multipliers and shifts that divide any ``x < 2**60`` by ``r`` (``2 <= r < size``) exactly.
+
+    With ``l = max(bit_length(r - 1), 4)`` and ``m = ceil(2**(60 + l) / r)``
+    (less than ``2**64``), ``x // r == (x * m) >> (60 + l)`` for every
+    ``x < 2**60``, because ``m * r - 2**(60 + l) < r <= 2**l`` (Granlund and
+    Montgomery, "Division by invariant integers using multiplication", 1994,
+    theorem 4.2); the kernel takes the high word of ``x * m`` and shifts it by
+    ``l - 4``.
+
+    >>> magic, shift = reciprocals(8)
+    >>> x = 2**60 - 1
+    >>> [(x * int(magic[r]) >> 64) >> int(shift[r]) == x // r for r in range(2, 8)]
+    [True, True, True, True, True, True]
+    """
+    magic = np.zeros(size, _U64)
+    shift = np.zeros(size, _U64)
+    for r in range(2, size):
+        bits = max((r - 1).bit_length(), 4)
+        magic[r] = -(-(1 << (RECIPROCAL_BITS + bits)) // r)
+        shift[r] = bits - 4
+    return magic, shift
+
+
 @numba.njit(nogil=True, cache=True)
 def _fisher_yates(
     fin: Any,
@@ -315,6 +374,8 @@ def _fisher_yates(
     bottom_radix: Any,
     bottom: Any,
     redrawn: Any,
+    magic: Any,
+    shift: Any,
     g_from: int,
     g_to: int,
     start: int,
@@ -328,9 +389,12 @@ def _fisher_yates(
     next value of ``redrawn`` (the rejected draws' final values, in order).
     ``start``, ``bit`` and ``next_redrawn`` are where leaf ``g_from`` begins: its
     first item, its first draw's bit in ``bottom``, its first redrawn value
-    (:func:`_fisher_yates_all`).
+    (:func:`_fisher_yates_all`).  Digits are taken by :func:`reciprocals`'
+    multiplies when ``magic`` covers every radix (draws below ``2**60``), else
+    by division.
     """
     w = fin.shape[1]
+    multiply = magic.shape[0] > 0
     for g in range(g_from, g_to):
         m = leaf_sizes[g]
         if m >= 2:
@@ -347,7 +411,7 @@ def _fisher_yates(
                     next_redrawn += 1
                 for r in range(top[row], bottom_radix[row] - 1, -1):
                     ur = np.uint64(r)
-                    q = value // ur
+                    q = _high_product(value, magic[r]) >> shift[r] if multiply else value // ur  # type: ignore[call-arg]
                     d = np.int64(value - q * ur)
                     value = q
                     a = start + r - 1
@@ -364,50 +428,182 @@ def _fisher_yates(
         start += m
 
 
-PARALLEL_FROM = 250_000
-"""Items from which Fisher–Yates runs in two threads (each over half of the leaves)."""
+PARALLEL_FROM = 65_536
+"""Items from which each pass runs in two threads, each over half of the items or leaves.
+
+The result is the same in one thread or two (the tests compare them); the
+second thread is a helper kept for the process (:func:`_in_two`).
+"""
+
+_helper: tuple[int, ThreadPoolExecutor] | None = None
 
 
-def _fisher_yates_all(
-    fin: npt.NDArray[Any],
-    leaf_sizes: npt.NDArray[np.int64],
-    tables: LeafTables,
-    bottom: npt.NDArray[np.uint8],
-    redrawn: npt.NDArray[np.uint64],
+def _in_two(parallel: bool, first: Callable[[], None], second: Callable[[], None]) -> None:
+    """Run ``first`` and ``second`` (which touch separate data): in two threads when
+    ``parallel``, else one after the other.
+
+    The second thread is one helper kept for the process, made again in a
+    forked child (a fork copies no threads).
+    """
+    global _helper
+    if not parallel:
+        first()
+        second()
+        return
+    if _helper is None or _helper[0] != os.getpid():
+        _helper = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="croupier-split"))
+    done = _helper[1].submit(second)
+    try:
+        first()
+    finally:
+        done.result()
+
+
+def _middle(sizes: npt.NDArray[np.int64]) -> int:
+    """The index that splits ``sizes`` (of leaves or buckets) into halves of about equal sums."""
+    if sizes.shape[0] < 2:
+        return int(sizes.shape[0])
+    middle = int(np.searchsorted(np.cumsum(sizes), int(sizes.sum()) // 2))
+    return min(max(middle, 1), int(sizes.shape[0]) - 1)
+
+
+def _first_level(
+    src: npt.NDArray[Any] | None,
+    dst: npt.NDArray[Any],
+    region: npt.NDArray[np.uint8],
+    k: int,
+    counts: npt.NDArray[np.int64],
+    beside: Callable[[], None] | None = None,
 ) -> None:
-    """Fisher–Yates in every leaf: the second half of the leaves in another thread when
-    there are :data:`PARALLEL_FROM` items or more (the same result: leaves are apart).
+    """A stable counting sort of the rows of ``src`` into ``dst`` by ``k``-bit keys.
+
+    The two halves of the items are counted side by side, then moved: the
+    second half's items go after the first half's in every bucket, so the
+    order is the one-thread order.  The halves move side by side too, unless
+    there is work to do ``beside`` the move once ``counts`` is known (then
+    that work takes the other thread).
+    """
+    n = dst.shape[0]
+    parallel = n >= PARALLEL_FROM
+    half = (n // 2) - (n // 2) % 8
+    second = np.zeros_like(counts)
+    _in_two(
+        parallel,
+        lambda: _count(region, k, 0, half, counts),
+        lambda: _count(region, k, half, n, second),
+    )
+    first_place = np.cumsum(counts + second) - (counts + second)  # each bucket's start
+    second_place = first_place + counts
+    counts += second
+
+    def move_first() -> None:
+        _scatter(src, dst, region, k, 0, half, first_place)
+
+    def move_second() -> None:
+        _scatter(src, dst, region, k, half, n, second_place)
+
+    def move_both() -> None:
+        move_first()
+        move_second()
+
+    if beside is None:
+        _in_two(parallel, move_first, move_second)
+    else:
+        _in_two(parallel, move_both, beside)
+
+
+def _second_level(
+    mid: npt.NDArray[Any],
+    fin: npt.NDArray[Any],
+    region: npt.NDArray[np.uint8],
+    k: int,
+    counts: npt.NDArray[np.int64],
+    leaf_sizes: npt.NDArray[np.int64],
+) -> None:
+    """Every bucket of ``mid`` stably sorted by its items' keys into ``fin`` (the leaves
+    counted into ``leaf_sizes``): the two halves of the buckets side by side."""
+    n = mid.shape[0]
+    same = fin is mid
+    middle = _middle(counts)
+    start = int(counts[:middle].sum())
+
+    def run(b_from: int, b_to: int, at: int) -> None:
+        biggest = int(counts[b_from:b_to].max(initial=0)) if same else 0
+        temp = np.empty((biggest, mid.shape[1]), mid.dtype)
+        _pass2(mid, fin, region, k, counts, leaf_sizes, temp, same, b_from, b_to, at)
+
+    _in_two(
+        n >= PARALLEL_FROM,
+        lambda: run(0, middle, 0),
+        lambda: run(middle, counts.shape[0], start),
+    )
+
+
+@dataclass(frozen=True)
+class _Leaves:
+    """Everything Fisher–Yates needs besides the items: the tables, the draws' bits, the
+    rejected draws' final values, and where the second thread starts."""
+
+    sizes: npt.NDArray[np.int64]
+    tables: LeafTables
+    bottom: npt.NDArray[np.uint8]
+    redrawn: npt.NDArray[np.uint64]
+    middle: int
+    redrawn_before: int
+    reciprocal: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]
+
+
+def _fisher_yates_all(fin: npt.NDArray[Any], leaves: _Leaves) -> None:
+    """Fisher–Yates in every leaf: the leaves from ``leaves.middle`` on in the helper
+    thread when there are :data:`PARALLEL_FROM` items or more (the same result: leaves
+    are apart).
 
     The second half starts at its first leaf's first item, at the bits the leaves
-    before it drew first, and at the redrawn value after their rejected draws
-    (counted again by :func:`_first_attempts` over those leaves).
+    before it drew first, and at the redrawn value after their rejected draws.
     """
-    t = tables
-    common = (t.first, t.count, t.ranges, t.widths, t.highest, t.top, t.bottom, bottom, redrawn)
-    leaves = leaf_sizes.shape[0]
-    n = fin.shape[0]
-    if n < PARALLEL_FROM or leaves < 2:
-        _fisher_yates(fin, leaf_sizes, *common, 0, leaves, 0, 0, 0)
-        return
-    middle = int(np.searchsorted(np.cumsum(leaf_sizes), n // 2))
-    middle = min(max(middle, 1), leaves - 1)
-    before = leaf_sizes[:middle]
+    t = leaves.tables
+    sizes = leaves.sizes
+    middle = leaves.middle
+    before = sizes[:middle]
     start = int(before.sum())
     bit = int(t.leaf_bits[before].sum())
-    rows = np.empty(redrawn.shape[0] + 1, np.int64)  # (they are some of all the rejected)
-    rejected = _first_attempts(before, t.first, t.count, t.widths, t.highest, bottom, rows)
-    second = threading.Thread(
-        target=_fisher_yates, args=(fin, leaf_sizes, *common, middle, leaves, start, bit, rejected)
+    end = sizes.shape[0]
+    again = leaves.redrawn_before
+    magic, shift = leaves.reciprocal
+
+    def run(g_from: int, g_to: int, at: int, at_bit: int, at_redrawn: int) -> None:
+        _fisher_yates(
+            fin,
+            sizes,
+            t.first,
+            t.count,
+            t.ranges,
+            t.widths,
+            t.highest,
+            t.top,
+            t.bottom,
+            leaves.bottom,
+            leaves.redrawn,
+            magic,
+            shift,
+            g_from,
+            g_to,
+            at,
+            at_bit,
+            at_redrawn,
+        )
+
+    _in_two(
+        fin.shape[0] >= PARALLEL_FROM,
+        lambda: run(0, middle, 0, 0, 0),
+        lambda: run(middle, end, start, bit, again),
     )
-    second.start()
-    try:
-        _fisher_yates(fin, leaf_sizes, *common, 0, middle, 0, 0, 0)
-    finally:
-        second.join()
 
 
 _cache: dict[tuple[int, int], LeafTables] = {}
+_reciprocal_cache: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]] = {}
 _cache_lock = threading.Lock()
+_NO_RECIPROCALS = (np.zeros(0, _U64), np.zeros(0, _U64))
 
 
 def _tables(biggest: int, params: SplitParams) -> LeafTables:
@@ -424,10 +620,53 @@ def _tables(biggest: int, params: SplitParams) -> LeafTables:
     return tables
 
 
+def _reciprocals_for(
+    tables: LeafTables, params: SplitParams
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """:func:`reciprocals` covering ``tables``' radices (kept), or none: divide instead (a
+    giant leaf, or draws that may reach ``2**60``)."""
+    size = tables.first.shape[0]
+    if params.chunk_bits > RECIPROCAL_BITS or size > 1 << 16:
+        return _NO_RECIPROCALS
+    found = _reciprocal_cache.get(size)
+    if found is None:
+        found = reciprocals(size)
+        with _cache_lock:
+            _reciprocal_cache[size] = found
+    return found
+
+
 def _region(source: BitSource, nbits: int) -> npt.NDArray[np.uint8]:
     """The next ``nbits`` bits of ``source``, followed by 16 zero bytes (the kernels read ahead)."""
     region: npt.NDArray[np.uint8] = source.bits_as_array(nbits, pad=16)
     return region
+
+
+def _leaf_draws(sizes: npt.NDArray[np.int64], source: BitSource, params: SplitParams) -> _Leaves:
+    """Every draw of the leaves of these sizes: the first attempts' bits, then the rejected
+    draws' final values (in rounds of redraws, each one request)."""
+    tables = _tables(int(sizes.max()), params)
+    middle = _middle(sizes)
+    bottom = _region(source, int(tables.leaf_bits[sizes].sum()))
+    chunks = int(tables.count[sizes].sum())
+    marked = np.zeros(1, np.int64)
+    first_attempts = (tables.first, tables.count, tables.widths, tables.highest, bottom)
+    rows = np.empty(chunks // 8 + 64, np.int64)  # rejections have chance < 1/16 each
+    bad = _first_attempts(sizes, *first_attempts, rows, middle, marked)
+    if bad < 0:  # (practically never) more than fit: count them all
+        rows = np.empty(chunks, np.int64)
+        bad = _first_attempts(sizes, *first_attempts, rows, middle, marked)
+    rows = rows[:bad]
+    redrawn = np.zeros(bad, _U64)
+    todo = np.arange(bad, dtype=np.int64)
+    while len(todo):
+        data = _region(source, int(tables.widths[rows[todo]].sum()))
+        left = _redraw_round(
+            data, todo, rows, tables.ranges, tables.widths, tables.highest, redrawn
+        )
+        todo = todo[:left]
+    reciprocal = _reciprocals_for(tables, params)
+    return _Leaves(sizes, tables, bottom, redrawn, middle, int(marked[0]), reciprocal)
 
 
 def split_move(
@@ -453,6 +692,7 @@ def split_move(
             raise ValueError("a permutation is made into dst, as one column")
         if n <= 1 or not levels or len(levels) > 1:  # an input array after all
             src = np.arange(n, dtype=dst.dtype).reshape(n, 1)
+    found: list[_Leaves] = []
     if n <= 1 or not levels:
         assert src is not None
         fin = src if in_place else dst
@@ -462,43 +702,25 @@ def split_move(
     else:
         k1 = levels[0]
         counts = np.zeros(1 << k1, np.int64)
-        if src is None:
-            _pass1_identity(dst, _region(source, n * k1), k1, counts)
-        else:
-            _pass1(src, dst, _region(source, n * k1), k1, counts)
-        if len(levels) == 1:
+        if len(levels) == 1:  # the buckets are the leaves: draw for them while the items move
             fin = dst
             leaf_sizes = counts
+            _first_level(
+                src,
+                dst,
+                _region(source, n * k1),
+                k1,
+                counts,
+                beside=lambda: found.append(_leaf_draws(counts, source, params)),
+            )
         else:
+            _first_level(src, dst, _region(source, n * k1), k1, counts)
             k2 = levels[1]
             leaf_sizes = np.zeros(1 << (k1 + k2), np.int64)
             assert src is not None
             fin = src if in_place else dst
-            same = fin is dst
-            temp = np.empty((int(counts.max()) if same else 0, dst.shape[1]), dst.dtype)
-            _pass2(dst, fin, _region(source, n * k2), k2, counts, leaf_sizes, temp, same)
+            _second_level(dst, fin, _region(source, n * k2), k2, counts, leaf_sizes)
     if n >= 2:
-        tables = _tables(int(leaf_sizes.max()), params)
-        bottom = _region(source, int(tables.leaf_bits[leaf_sizes].sum()))
-        chunks = int(tables.count[leaf_sizes].sum())
-        rows = np.empty(chunks // 8 + 64, np.int64)  # rejections have chance < 1/16 each
-        bad = _first_attempts(
-            leaf_sizes, tables.first, tables.count, tables.widths, tables.highest, bottom, rows
-        )
-        if bad < 0:  # (practically never) more than fit: count them all
-            rows = np.empty(chunks, np.int64)
-            bad = _first_attempts(
-                leaf_sizes, tables.first, tables.count, tables.widths, tables.highest, bottom, rows
-            )
-        rows = rows[:bad]
-        redrawn = np.zeros(bad, _U64)
-        todo = np.arange(bad, dtype=np.int64)
-        while len(todo):  # rounds of redraws, each one request
-            data = _region(source, int(tables.widths[rows[todo]].sum()))
-            left = _redraw_round(
-                data, todo, rows, tables.ranges, tables.widths, tables.highest, redrawn
-            )
-            todo = todo[:left]
-        _fisher_yates_all(fin, leaf_sizes, tables, bottom, redrawn)
+        _fisher_yates_all(fin, found[0] if found else _leaf_draws(leaf_sizes, source, params))
     if in_place and src is not None and fin is not src:
         src[...] = fin
