@@ -616,20 +616,27 @@ def test_fisher_yates_in_two_threads_gives_the_one_thread_order(
         assert (one == two).all() and sorted(two[:, 0].tolist()) == list(range(0, 2 * n, 2))
 
 
-@pytest.mark.parametrize("levels", [(7,), (4, 3), (2,)])
-@pytest.mark.parametrize("form", ["copy", "in place", "permutation"])
-@pytest.mark.parametrize("width", [1, 3])
+_TWO_THREAD_CASES = [
+    (levels, form, width, beside)
+    for levels in [(7,), (4, 3), (2,)]
+    for form in ["copy", "in place", "permutation"]
+    for width in ([1] if form == "permutation" else [1, 3])
+    for beside in ([True, False] if len(levels) == 1 else [False])  # (one level only)
+]
+
+
+@pytest.mark.parametrize(("levels", "form", "width", "beside"), _TWO_THREAD_CASES, ids=str)
 def test_every_pass_in_two_threads_gives_the_one_thread_arrangement(
-    levels: tuple[int, ...], form: str, width: int, monkeypatch: pytest.MonkeyPatch
+    levels: tuple[int, ...], form: str, width: int, beside: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Both halves of the first level counted and moved side by side (or the leaf draws
-    # beside the move), both halves of the buckets sorted side by side, Fisher-Yates in
-    # two halves of the leaves: the very arrangement and bits of one thread.
+    # Both halves of the first level counted side by side, then moved side by side (or
+    # the leaf draws made beside the move), both halves of the buckets sorted side by
+    # side, Fisher-Yates in two halves of the leaves: the very arrangement and bits of
+    # one thread.
     pytest.importorskip("numba")
     from croupier.shuffling._split_numba import split_move
 
-    if form == "permutation" and width != 1:
-        return
+    monkeypatch.setattr("croupier.shuffling._split_numba.BESIDE_BELOW", 10**12 if beside else 0)
     n = 50_003
     params = SplitParams(levels)
     results = []
@@ -666,3 +673,31 @@ def test_reciprocals_divide_exactly() -> None:
         xs |= {int(v) for v in rng.integers(0, top, 8, dtype=np.uint64)}
         for x in xs:
             assert ((x * m) >> 64) >> s == x // r, (x, r)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_shuffles_in_two_threads_with_its_own_helper() -> None:
+    # A fork copies no threads: the child must make its own helper, not wait for the
+    # parent's forever.
+    pytest.importorskip("numba")
+    import select
+    import signal
+
+    n = 200_000
+    parent = croupier.shuffle(np.arange(n), seed="fork")  # the parent's helper exists now
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            child = croupier.shuffle(np.arange(n), seed="fork")
+            os.write(write_end, b"same" if (child == parent).all() else b"different")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    ready, _, _ = select.select([read_end], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    answer = os.read(read_end, 16) if ready else b"hung"
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    assert answer == b"same"

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import croupier.randomness.source as _source_module
@@ -50,19 +51,17 @@ _ROUNDS = (
     (2, 7, 8, 13),
     (3, 4, 9, 14),
 )
+_CONSTANT_BYTES = b"".join(c.to_bytes(4, "little") for c in _CONSTANTS)
 _BLOCK_BYTES = 64
 _BATCH = 1 << 14  # blocks made per call (1 MiB)
 
 
 def _initial(key: bytes, first: int) -> npt.NDArray[np.uint32]:
+    """The state of block ``first``: constants, key, the 64-bit block counter, a zero nonce."""
     import numpy as np
 
-    state = np.zeros(16, np.uint32)
-    state[:4] = _CONSTANTS
-    state[4:12] = np.frombuffer(key, "<u4")
-    state[12] = first & 0xFFFFFFFF
-    state[13] = (first >> 32) & 0xFFFFFFFF
-    return state
+    words = _CONSTANT_BYTES + key + (first & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little") + bytes(8)
+    return np.frombuffer(words, "<u4").copy()
 
 
 def _blocks_numpy(state: npt.NDArray[np.uint32], count: int) -> bytes:
@@ -234,13 +233,22 @@ class ChaChaSource(BufferedBitSource):
 
 def _blocks_into(key: bytes, first: int, count: int, out: npt.NDArray[np.uint8]) -> None:
     """Blocks ``first .. first + count - 1`` written into ``out`` (``64 * count`` bytes)."""
-    from importlib.util import find_spec
+    kernel = _compiled_keystream()
+    if kernel is None:
+        import numpy as np
 
-    import numpy as np
-
-    if find_spec("numba") is None:
         out[:] = np.frombuffer(chacha_blocks(key, first, count, engine="numpy"), np.uint8)
         return
+    kernel(_initial(key, first), count, out.view("<u4"))
+
+
+@lru_cache(maxsize=1)
+def _compiled_keystream() -> Any:
+    """The compiled keystream kernel, or ``None`` without numba (looked up once)."""
+    from importlib.util import find_spec
+
+    if find_spec("numba") is None:
+        return None
     from croupier.randomness._chacha_numba import keystream
 
-    keystream(_initial(key, first), count, out.view("<u4"))
+    return keystream
