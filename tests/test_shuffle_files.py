@@ -42,7 +42,7 @@ from croupier.scale.keyed_split import (
     leaf_tables_for,
 )
 from croupier.scale.records import RecordFormat, gather
-from croupier.shuffling.split_numpy import leaf_tables
+from croupier.shuffling.split import accept_limit, chunk_plan, draw_width
 from tests.conftest import VECTORS, CliRunner
 
 VECTOR_DOC = json.loads((VECTORS / "shuffle_file_v1.json").read_text(encoding="utf-8"))
@@ -178,18 +178,26 @@ def test_the_plain_implementation_covers_redraws_and_many_leaves() -> None:
 
 
 def test_the_fast_leaf_tables_are_the_split_shuffles() -> None:
+    # The tables, gathered from each size's first chunk, against the chunks the split
+    # shuffle's plan gives every leaf size (chunk_plan, draw_width, accept_limit).
     for sizes, params in [
         (np.array([0, 1, 2, 3, 40, 865, 5000]), KeyedParams()),
         (np.array([1, 2, 3, 4, 7]), KeyedParams(chunk_bits=2, margin_bits=0)),
         (np.array([5, 300]), KeyedParams(chunk_bits=3, margin_bits=1)),
     ]:
-        fast, slow = leaf_tables_for(sizes, params), leaf_tables(sizes, params.split)
+        fast = leaf_tables_for(sizes, params)
         for m in sizes.tolist():
-            assert fast.count[m] == slow.count[m] and fast.leaf_bits[m] == slow.leaf_bits[m]
+            plan = chunk_plan(m, params.chunk_bits)
+            widths = [draw_width(r, params.margin_bits) for r, _, _ in plan]
+            assert fast.count[m] == len(plan) and fast.leaf_bits[m] == sum(widths)
             a = slice(int(fast.first[m]), int(fast.first[m] + fast.count[m]))
-            b = slice(int(slow.first[m]), int(slow.first[m] + slow.count[m]))
-            for name in ("ranges", "widths", "highest", "top", "bottom"):
-                assert (getattr(fast, name)[a] == getattr(slow, name)[b]).all(), (name, m)
+            assert fast.ranges[a].tolist() == [r for r, _, _ in plan]
+            assert fast.widths[a].tolist() == widths
+            assert fast.highest[a].tolist() == [
+                accept_limit(r, w) - 1 for (r, _, _), w in zip(plan, widths, strict=True)
+            ]
+            assert fast.top[a].tolist() == [top for _, top, _ in plan]
+            assert fast.bottom[a].tolist() == [bottom for _, _, bottom in plan]
 
 
 # -- exactly uniform on every path, by enumeration ----------------------------------------------

@@ -49,11 +49,17 @@ from croupier.shuffling.split import (
     SplitParams,
     _BitDraws,
     _ChooserDraws,
-    accept_limit,
-    draw_width,
     split_levels,
 )
-from croupier.shuffling.split_numpy import LeafTables, arrange_leaves, bit_fields
+from croupier.shuffling.split_numpy import (
+    LeafTables,
+    arrange_leaves,
+    bit_fields,
+    distinct,
+    key_fields,
+    leaf_tables,
+    stable_key_order,
+)
 
 __all__ = [
     "KEYED_SPLIT_ALGORITHM_ID",
@@ -136,20 +142,6 @@ class LeafDraws(Protocol):
         ...
 
 
-def _fields(data: bytes | bytearray, first: int, count: int, k: int) -> npt.NDArray[Any]:
-    """``count`` consecutive ``k``-bit big-endian fields of ``data``, from field ``first`` on."""
-    if k == 0:
-        return np.zeros(count, _U64)
-    positions = (np.arange(first, first + count, dtype=np.int64)) * k
-    if k <= 25:  # a 4-byte window holds every field: one gather and two shifts
-        buf = np.frombuffer(bytes(data) + bytes(4), np.uint8)
-        words = np.ndarray((buf.size - 3,), ">u4", buffer=buf, strides=(1,))[positions >> 3]
-        shift = (32 - k - (positions & 7)).astype(np.uint32)
-        out: npt.NDArray[Any] = (words.astype(np.uint32) >> shift) & np.uint32((1 << k) - 1)
-        return out.astype(np.uint16) if k <= 16 else out
-    return bit_fields(bytes(data), positions, k)
-
-
 class KeyedStreams:
     """The streams of ``croupier-keyed-split/1`` under one 32-byte key.
 
@@ -204,7 +196,7 @@ class KeyedStreams:
         while done < count:
             block, offset = divmod(start + done, KEY_BLOCK)
             take = min(count - done, KEY_BLOCK - offset)
-            out[done : done + take] = _fields(
+            out[done : done + take] = key_fields(
                 self.key_block(block, k) if k else b"", offset, take, k
             )
             done += take
@@ -242,7 +234,7 @@ class KeyedStreams:
             first = np.flatnonzero(np.diff(leaf, prepend=-1))  # each leaf's first chunk here
             group = np.cumsum(np.diff(leaf, prepend=-1) != 0) - 1
             at = cursor[leaf] + (ends - w) - (ends - w)[first][group]
-            short = _distinct(leaf[at + w > room[leaf]])
+            short = distinct(leaf[at + w > room[leaf]])
             for g in short.tolist():  # (rare) a leaf reads past what was made: make more
                 longer = self.leaf_stream(int(leaves[g]), 2 * len(parts[g]) + 64)
                 parts[g] = longer
@@ -340,115 +332,15 @@ class SourceDraws:
         return np.array(out, _U64), int(after - before)
 
 
-_BY_TOP: dict[tuple[int, int], tuple[Any, ...]] = {}
-_CHAINS: dict[tuple[int, int], dict[int, npt.NDArray[np.int64]]] = {}
-
-
-def _chunks_by_top(biggest: int, chunk_bits: int, margin_bits: int) -> tuple[Any, ...]:
-    """For every ``top`` up to ``biggest``: the first chunk of a leaf of ``top`` items.
-
-    ``(bottom list, R, width, highest)``, indexed by ``top`` (kept, and grown).
-    """
-    key = (chunk_bits, margin_bits)
-    known = _BY_TOP.get(key)
-    if known is not None and len(known[0]) > biggest:
-        return known
-    size = max(2048, 1 << biggest.bit_length())
-    limit = 1 << chunk_bits
-    bottoms, products = [1, 1], [1, 1]
-    product, bottom = 1, 2  # the chunk from top down to bottom: the next one's grows from it
-    for top in range(2, size):
-        product *= top
-        while product > limit and bottom < top:  # too large: drop radices from the bottom
-            product //= bottom
-            bottom += 1
-        while bottom > 2 and product * (bottom - 1) <= limit:  # (only while the chunk grows)
-            bottom -= 1
-            product *= bottom
-        bottoms.append(bottom)
-        products.append(product)
-    widths = [draw_width(p, margin_bits) for p in products]
-    highest = [accept_limit(p, w) - 1 for p, w in zip(products, widths, strict=True)]
-    made = (
-        bottoms,
-        np.array(products, np.uint64),
-        np.array(widths, np.int64),
-        np.array(highest, np.uint64),
-    )
-    _BY_TOP[key] = made
-    return made
-
-
 def leaf_tables_for(sizes: npt.NDArray[np.int64], params: KeyedParams) -> LeafTables:
-    """:func:`~croupier.shuffling.split_numpy.leaf_tables`, built faster.
-
-    A leaf's chunks are its first chunk followed by the chunks of a leaf as
-    large as that chunk's lowest radix minus one, so the first chunk of every
-    size is computed once and the tables are gathered from it.
+    """The leaf tables of these sizes under ``params``: the split shuffle's
+    (:func:`~croupier.shuffling.split_numpy.leaf_tables`).
 
     >>> t = leaf_tables_for(np.array([0, 3, 40]), KeyedParams())
     >>> [int(x) for x in t.top[t.first[40] : t.first[40] + t.count[40]]]
     [40, 29, 16]
     """
-    unique = _distinct(sizes).tolist()
-    biggest = int(unique[-1]) if unique else 0
-    bottoms, products, widths, highest = _chunks_by_top(
-        biggest, params.chunk_bits, params.margin_bits
-    )
-    first = np.zeros(biggest + 1, np.int64)
-    count = np.zeros(biggest + 1, np.int64)
-    chains = _CHAINS.setdefault((params.chunk_bits, params.margin_bits), {})
-    pieces = []
-    at = 0
-    for m in unique:
-        chain = chains.get(m)
-        if chain is None:  # the first radix of each chunk of a leaf of m items
-            tops: list[int] = []
-            top = m
-            while top >= 2:
-                tops.append(top)
-                top = bottoms[top] - 1
-            chain = chains.setdefault(m, np.array(tops, np.int64))
-        first[m] = at
-        count[m] = chain.size
-        at += chain.size
-        pieces.append(chain)
-    rows = np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
-    bottom = np.array(bottoms, np.int64)[rows]
-    chunk_widths = widths[rows]
-    leaf_bits = np.zeros(biggest + 1, np.int64)
-    sums = np.concatenate(([0], np.cumsum(chunk_widths)))
-    used = np.array(unique, np.int64)
-    leaf_bits[used] = sums[first[used] + count[used]] - sums[first[used]]
-    return LeafTables(
-        first, count, leaf_bits, products[rows], chunk_widths, highest[rows], rows, bottom
-    )
-
-
-def _distinct(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """The distinct values, sorted (``numpy.unique`` without its first-call import)."""
-    ordered = np.sort(values)
-    if ordered.size < 2:
-        return ordered
-    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
-
-
-def stable_key_order(keys: npt.NDArray[Any], k: int) -> npt.NDArray[np.intp]:
-    """The stable sorting order of ``k``-bit keys: 16-bit radix passes, least significant first.
-
-    >>> stable_key_order(np.array([2, 1, 2, 0], np.uint64), 2).tolist()
-    [3, 1, 0, 2]
-    """
-    n = keys.size
-    order: npt.NDArray[np.intp] = np.arange(n, dtype=np.intp)
-    if k == 0 or n < 2:
-        return order
-    if k <= 16:
-        return np.argsort(keys.astype(np.uint16), kind="stable")
-    for low in range(0, k, 16):
-        digit = ((keys[order] >> _U64(low)) & _U64(0xFFFF)).astype(np.uint16)
-        order = order[np.argsort(digit, kind="stable")]
-    return order
+    return leaf_tables(sizes, params.split)
 
 
 def _leaves(

@@ -18,16 +18,25 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.randomness.source import BitSource
-from croupier.shuffling.split import SplitParams, accept_limit, chunk_plan, draw_width
+from croupier.shuffling.split import SplitParams, accept_limit, draw_width
 
-__all__ = ["LeafTables", "arrange_leaves", "bit_fields", "leaf_tables", "numpy_order", "redraw"]
+__all__ = [
+    "LeafTables",
+    "arrange_leaves",
+    "bit_fields",
+    "distinct",
+    "key_fields",
+    "leaf_tables",
+    "numpy_order",
+    "redraw",
+    "stable_key_order",
+]
 
 _U64 = np.uint64
 
@@ -52,51 +61,139 @@ class LeafTables:
     bottom: npt.NDArray[np.int64]
 
 
-@lru_cache(maxsize=4096)
-def _size_rows(m: int, chunk_bits: int, margin: int) -> tuple[npt.NDArray[Any], ...]:
-    """The chunks of a leaf of ``m`` items: ranges, widths, highest, top, bottom."""
-    plan = chunk_plan(m, chunk_bits)
-    widths = [draw_width(r, margin) for r, _, _ in plan]
-    return (
-        np.array([r for r, _, _ in plan], _U64),
-        np.array(widths, np.int64),
-        np.array([accept_limit(r, w) - 1 for (r, _, _), w in zip(plan, widths, strict=True)], _U64),
-        np.array([top for _, top, _ in plan], np.int64),
-        np.array([bottom for _, _, bottom in plan], np.int64),
-    )
+_BY_TOP: dict[tuple[int, int], tuple[Any, ...]] = {}
+_CHAINS: dict[tuple[int, int], dict[int, npt.NDArray[np.int64]]] = {}
 
 
-def leaf_tables(leaf_sizes: npt.NDArray[np.int64], params: SplitParams) -> LeafTables:
-    """Tables covering every leaf size in ``leaf_sizes`` (each size's rows are cached).
+def _chunks_by_top(biggest: int, chunk_bits: int, margin_bits: int) -> tuple[Any, ...]:
+    """For every ``top`` up to ``biggest``: the first chunk of a leaf of ``top`` items.
 
-    >>> t = leaf_tables(np.array([0, 3, 5]), SplitParams(()))
-    >>> int(t.count[5]), int(t.ranges[t.first[5]]), int(t.leaf_bits[3])
-    (1, 120, 7)
+    ``(bottom list, R, width, highest)``, indexed by ``top`` (kept, and grown).
     """
-    biggest = int(leaf_sizes.max(initial=0))
+    key = (chunk_bits, margin_bits)
+    known = _BY_TOP.get(key)
+    if known is not None and len(known[0]) > biggest:
+        return known
+    size = max(2048, 1 << biggest.bit_length())
+    limit = 1 << chunk_bits
+    bottoms, products = [1, 1], [1, 1]
+    product, bottom = 1, 2  # the chunk from top down to bottom: the next one's grows from it
+    for top in range(2, size):
+        product *= top
+        while product > limit and bottom < top:  # too large: drop radices from the bottom
+            product //= bottom
+            bottom += 1
+        while bottom > 2 and product * (bottom - 1) <= limit:  # (only while the chunk grows)
+            bottom -= 1
+            product *= bottom
+        bottoms.append(bottom)
+        products.append(product)
+    widths = [draw_width(p, margin_bits) for p in products]
+    highest = [accept_limit(p, w) - 1 for p, w in zip(products, widths, strict=True)]
+    made = (
+        bottoms,
+        np.array(products, np.uint64),
+        np.array(widths, np.int64),
+        np.array(highest, np.uint64),
+    )
+    _BY_TOP[key] = made
+    return made
+
+
+def leaf_tables(sizes: npt.NDArray[np.int64], params: SplitParams) -> LeafTables:
+    """Tables covering every leaf size in ``sizes``: each leaf's chunks as
+    :func:`~croupier.shuffling.split.chunk_plan` makes them.
+
+    A leaf's chunks are its first chunk followed by the chunks of a leaf as
+    large as that chunk's lowest radix minus one, so the first chunk of every
+    size is computed once (kept for the process) and the tables are gathered
+    from it.  (The tests compare them with tables built from ``chunk_plan``.)
+
+    >>> t = leaf_tables(np.array([0, 3, 40]), SplitParams(()))
+    >>> [int(x) for x in t.top[t.first[40] : t.first[40] + t.count[40]]]
+    [40, 29, 16]
+    >>> int(t.count[3]), int(t.ranges[t.first[3]]), int(t.leaf_bits[3])
+    (1, 6, 7)
+    """
+    unique = distinct(sizes).tolist()
+    biggest = int(unique[-1]) if unique else 0
+    bottoms, products, widths, highest = _chunks_by_top(
+        biggest, params.chunk_bits, params.margin_bits
+    )
     first = np.zeros(biggest + 1, np.int64)
     count = np.zeros(biggest + 1, np.int64)
-    leaf_bits = np.zeros(biggest + 1, np.int64)
-    parts: list[tuple[npt.NDArray[Any], ...]] = []
+    chains = _CHAINS.setdefault((params.chunk_bits, params.margin_bits), {})
+    pieces = []
     at = 0
-    for m in np.unique(leaf_sizes).tolist():
-        rows = _size_rows(m, params.chunk_bits, params.margin_bits)
+    for m in unique:
+        chain = chains.get(m)
+        if chain is None:  # the first radix of each chunk of a leaf of m items
+            tops: list[int] = []
+            top = m
+            while top >= 2:
+                tops.append(top)
+                top = bottoms[top] - 1
+            chain = chains.setdefault(m, np.array(tops, np.int64))
         first[m] = at
-        count[m] = len(rows[0])
-        leaf_bits[m] = int(rows[1].sum())
-        at += len(rows[0])
-        parts.append(rows)
-    columns = [np.concatenate([p[i] for p in parts]) if parts else np.zeros(0) for i in range(5)]
+        count[m] = chain.size
+        at += chain.size
+        pieces.append(chain)
+    rows = np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
+    bottom = np.array(bottoms, np.int64)[rows]
+    chunk_widths = widths[rows]
+    leaf_bits = np.zeros(biggest + 1, np.int64)
+    sums = np.concatenate(([0], np.cumsum(chunk_widths)))
+    used = np.array(unique, np.int64)
+    leaf_bits[used] = sums[first[used] + count[used]] - sums[first[used]]
     return LeafTables(
-        first,
-        count,
-        leaf_bits,
-        columns[0].astype(_U64),
-        columns[1].astype(np.int64),
-        columns[2].astype(_U64),
-        columns[3].astype(np.int64),
-        columns[4].astype(np.int64),
+        first, count, leaf_bits, products[rows], chunk_widths, highest[rows], rows, bottom
     )
+
+
+def distinct(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The distinct values, sorted (``numpy.unique`` without its first-call import)."""
+    ordered = np.sort(values)
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def stable_key_order(keys: npt.NDArray[Any], k: int) -> npt.NDArray[np.intp]:
+    """The stable sorting order of ``k``-bit keys: 16-bit radix passes, least significant first.
+
+    >>> stable_key_order(np.array([2, 1, 2, 0], np.uint64), 2).tolist()
+    [3, 1, 0, 2]
+    """
+    n = keys.size
+    order: npt.NDArray[np.intp] = np.arange(n, dtype=np.intp)
+    if k == 0 or n < 2:
+        return order
+    if k <= 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    for low in range(0, k, 16):
+        digit = ((keys[order] >> _U64(low)) & _U64(0xFFFF)).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
+
+
+def key_fields(data: bytes | bytearray, first: int, count: int, k: int) -> npt.NDArray[Any]:
+    """``count`` consecutive ``k``-bit big-endian fields of ``data``, from field ``first`` on.
+
+    Of 16 bits for ``k <= 16``, 32 bits to ``k = 25`` (one 4-byte window per field), else 64.
+
+    >>> key_fields(bytes([0b10110011]), 1, 2, 3).tolist()
+    [4, 6]
+    """
+    if k == 0:
+        return np.zeros(count, _U64)
+    positions = (np.arange(first, first + count, dtype=np.int64)) * k
+    if k <= 25:  # a 4-byte window holds every field: one gather and two shifts
+        buf = np.frombuffer(bytes(data) + bytes(4), np.uint8)
+        words = np.ndarray((buf.size - 3,), ">u4", buffer=buf, strides=(1,))[positions >> 3]
+        shift = (32 - k - (positions & 7)).astype(np.uint32)
+        out: npt.NDArray[Any] = (words.astype(np.uint32) >> shift) & np.uint32((1 << k) - 1)
+        return out.astype(np.uint16) if k <= 16 else out
+    return bit_fields(bytes(data), positions, k)
 
 
 def bit_fields(
@@ -143,31 +240,19 @@ def redraw(
         todo = todo[~ok]
 
 
-def _stable_order(keys: npt.NDArray[np.uint64], key_bits: int) -> npt.NDArray[np.int64]:
-    """The stable sorting order of ``keys`` (each below ``2**key_bits``)."""
-    n = len(keys)
-    index_bits = max(1, (n - 1).bit_length())
-    if key_bits + index_bits <= 64:
-        packed = (keys << _U64(index_bits)) | np.arange(n, dtype=_U64)
-        packed.sort()
-        return (packed & _U64((1 << index_bits) - 1)).astype(np.int64)
-    return np.argsort(keys, kind="stable")  # pragma: no cover - beyond 2**32 items
-
-
 def numpy_order(n: int, source: BitSource, params: SplitParams) -> npt.NDArray[np.int64]:
     """The split shuffle's arrangement of ``range(n)``, from ``source``'s bits, with numpy."""
     order = np.arange(n, dtype=np.int64)
     if n <= 1:
         return order
-    composite = np.zeros(n, _U64)
+    composite: npt.NDArray[Any] = np.zeros(0, _U64)
     total = 0
-    for k in params.levels:
-        data = source.bits_as_bytes(n * k)
-        keys = bit_fields(data, np.arange(n, dtype=np.int64) * k, k)
+    for level, k in enumerate(params.levels):
+        keys = key_fields(source.bits_as_bytes(n * k), 0, n, k)  # (in the current order)
         total += k
-        composite = (composite << _U64(k)) | keys
-        pos = _stable_order(composite, total)
-        order = order[pos]
+        composite = (composite.astype(_U64) << _U64(k)) | keys if level else keys
+        pos = stable_key_order(composite, total)  # 16-bit radix passes
+        order = order[pos] if level else pos.astype(np.int64)
         composite = composite[pos]
     if params.levels:
         cut = np.flatnonzero(composite[1:] != composite[:-1]) + 1
