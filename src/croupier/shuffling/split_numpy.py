@@ -1,11 +1,12 @@
 """The split shuffle (``croupier-shuffle-split/1``) vectorised with numpy.
 
 The same arrangement as the plain-Python engine of :mod:`croupier.shuffling.split`
-from the same bits (the tests compare them): keys are read as bit fields,
-levels are stable sorts (each item's key packed above its position, so the
-sort keys are distinct and any sort gives the one stable order), leaf draws
-are bit fields checked against their limits with rounds of redraws, and
-Fisher–Yates runs over all leaves at once, one radix a step.
+from the same bits (the tests compare them): keys are read as bit fields
+(:func:`key_fields`), levels are stable sorts by 16-bit radix passes
+(:func:`stable_key_order`), leaf draws are bit fields checked against their
+limits with rounds of redraws, and Fisher–Yates runs over all leaves at once,
+one radix a step.  The file shuffle (:mod:`croupier.scale.keyed_split`) uses
+the same pieces.
 
 >>> from croupier.randomness import SeededSource
 >>> from croupier.shuffling.split import SplitParams, split_order
