@@ -266,6 +266,27 @@ def test_shuffle_returns_a_new_permuted_list_and_leaves_the_input(items: list[in
     assert croupier.shuffle(iter(items), seed="h") == out
 
 
+@given(st.lists(st.integers(), max_size=60), st.integers(0, 2**64))
+def test_an_unseeded_list_shuffle_is_the_lehmer_decode_of_one_os_draw(
+    items: list[int], draw: int
+) -> None:
+    # The quick path for a list with no seed: one draw below n! from the OS, decoded;
+    # the input is left as it was, and a tuple of the same items goes the general way.
+    import math
+    from unittest import mock
+
+    from croupier.shuffling.lehmer import decode_rank
+
+    rank = draw % math.factorial(len(items))
+    before = list(items)
+    with mock.patch.object(croupier, "_os_below_factorial", return_value=rank) as os_draw:
+        out = croupier.shuffle(items)
+        assert croupier.shuffle(tuple(items)) == out
+    assert os_draw.call_count == 2
+    assert items == before and out is not items
+    assert out == decode_rank(list(items), rank)
+
+
 # ------------------------------------------------------------- rank / unrank
 @given(st.data())
 def test_rank_inverts_unrank_in_every_scheme(data: st.DataObject) -> None:

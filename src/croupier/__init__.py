@@ -511,6 +511,16 @@ def shuffle(
     >>> shuffle(np.array(names), seed="round 1").tolist() == mixed
     True
     """
+    if (
+        type(items) is list
+        and len(items) <= 2048
+        and method is None
+        and seed is None
+        and entropy is None
+        and source is None
+        and axis == 0
+    ):  # the common case first: a list, lehmer (one draw below n!) from the OS
+        return _lehmer_taking()(items.copy(), _os_below_factorial(len(items)))  # type: ignore[no-any-return]
     if _is_array(items):
         from croupier.shuffling.arrays import shuffle_array
 
@@ -538,6 +548,12 @@ def shuffle(
     src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
     order = shuffle_order(n, src, method=method, small=True)
     return [values[i] for i in order.tolist()]
+
+
+@lru_cache(maxsize=1)
+def _lehmer_taking() -> Any:
+    """:func:`croupier.shuffling.lehmer.decode_rank_taking` (imported at the first shuffle)."""
+    return _module("croupier.shuffling.lehmer").decode_rank_taking
 
 
 def _length_along(items: Any, axis: int) -> int:
