@@ -273,23 +273,14 @@ class _Run:
         arrive (its key is known from its number).
         """
         fmt = self.fmt
-        buffer = np.empty(self.chunk, np.uint8)
         index = 0  # the next record's number
         open_bucket: TempBucket | None = None
         open_key = open_length = 0
         open_tail = b""  # the last two bytes written to the open record
         seen = 0
-        while got := read_into(handle, buffer):
-            start = bom if seen == 0 else 0
-            data = buffer[start:got]
-            at = seen + start  # where data[0] is in the input
+        for got, data, ends in self._chunks_ahead(handle, bom):
             seen += got
             self.advance(got)
-            if fmt.record_size is not None:
-                first = (-at) % fmt.record_size or fmt.record_size
-                ends = np.arange(first, data.size + 1, fmt.record_size, dtype=np.int64)
-            else:
-                ends = record_ends(data, fmt)
             pos = 0
             if open_bucket is not None:
                 pos = int(ends[0]) if ends.size else data.size
@@ -334,6 +325,45 @@ class _Run:
             )
 
     last_complete = b""  # the last two bytes of the last complete record
+
+    def _chunks_ahead(
+        self, handle: BinaryIO, bom: int
+    ) -> Iterator[tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.int64]]]:
+        """The input's chunks in turn: the bytes read, the chunk (less a byte-order mark at
+        the start) and its record ends.
+
+        Each next chunk is read and scanned in another thread while this one is
+        scattered (two buffers, one chunk ahead: the two passes' work overlaps).
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
+        fmt = self.fmt
+        buffers = [np.empty(self.chunk, np.uint8) for _ in range(2)]
+
+        def read(which: int, seen: int) -> tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+            buffer = buffers[which]
+            got = read_into(handle, buffer)
+            start = bom if seen == 0 else 0
+            data = buffer[start:got]
+            if fmt.record_size is not None:
+                first = (-(seen + start)) % fmt.record_size or fmt.record_size
+                ends = np.arange(first, data.size + 1, fmt.record_size, dtype=np.int64)
+            else:
+                ends = record_ends(data, fmt, threads=1)
+            return got, data, ends
+
+        with ThreadPoolExecutor(1) as pool:
+            seen = 0
+            which = 0
+            ahead = pool.submit(read, which, seen)
+            while True:
+                got, data, ends = ahead.result()
+                if not got:
+                    return
+                seen += got
+                which ^= 1
+                ahead = pool.submit(read, which, seen)
+                yield got, data, ends
 
     def _close_record(self, bucket: TempBucket, key: int, length: int) -> None:
         if length > _MAX_RECORD:
