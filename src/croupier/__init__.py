@@ -511,17 +511,8 @@ def shuffle(
     >>> shuffle(np.array(names), seed="round 1").tolist() == mixed
     True
     """
-    if (
-        type(items) is list
-        and len(items) <= 2048
-        and method is None
-        and seed is None
-        and entropy is None
-        and source is None
-        and axis == 0
-    ):  # the common case first: a list, lehmer (one draw below n!) from the OS
-        return _lehmer_taking()(items.copy(), _os_below_factorial(len(items)))  # type: ignore[no-any-return]
-    if _is_array(items):
+    is_list = type(items) is list  # (the common case: no array or iterable checks)
+    if not is_list and _is_array(items):
         from croupier.shuffling.arrays import shuffle_array
 
         n = _length_along(items, axis)
@@ -529,20 +520,19 @@ def shuffle(
         return shuffle_array(items, src, axis=axis, method=method)  # type: ignore[arg-type]
     if axis != 0:
         raise CroupierError(f"axis= applies to numpy arrays; got axis={axis!r} for a sequence")
-    if not isinstance(items, Iterable):
+    if not is_list and not isinstance(items, Iterable):
         raise CroupierError(
             f"items= is a list, range, string or array to shuffle, not {type(items).__name__}"
         )
-    values = list(items)
+    values = items.copy() if is_list else list(items)  # type: ignore[union-attr]
     n = len(values)
     if method is None and n <= 2048:  # lehmer: one draw below n!, decoded
-        lehmer = _module("croupier.shuffling.lehmer")
         if seed is None and entropy is None and source is None:
-            return lehmer.decode_rank_taking(values, _os_below_factorial(n))  # type: ignore[no-any-return]
+            return _lehmer_taking()(values, _os_below_factorial(n))  # type: ignore[no-any-return]
         sampler = _module("croupier.randomness.uniform").UniformSampler(
             _source_for(_SHUFFLE_PURPOSE, seed, entropy, source)
         )
-        return lehmer.decode_rank_taking(values, sampler.below(_factorial(n)))  # type: ignore[no-any-return]
+        return _lehmer_taking()(values, sampler.below(_factorial(n)))  # type: ignore[no-any-return]
     from croupier.shuffling.arrays import shuffle_order
 
     src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
