@@ -270,8 +270,8 @@ def test_shuffle_returns_a_new_permuted_list_and_leaves_the_input(items: list[in
 def test_an_unseeded_list_shuffle_is_the_lehmer_decode_of_one_os_draw(
     items: list[int], draw: int
 ) -> None:
-    # The quick path for a list with no seed: one draw below n! from the OS, decoded;
-    # the input is left as it was, and a tuple of the same items goes the general way.
+    # A list with no seed: one draw below n! from the OS, decoded (the list skips the array
+    # and iterable checks); the input is left as it was, and a tuple gives the same order.
     import math
     from unittest import mock
 
