@@ -352,6 +352,47 @@ def test_gather_moves_records_of_every_length() -> None:
     assert gather(data, starts[few], lengths[few]).tobytes() == want
 
 
+def _joined(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bytes:
+    return b"".join(data[s : s + n].tobytes() for s, n in zip(starts, lengths, strict=True))
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["lines", "few long", "many long", "tiny data", "one", "wide mean", "same length"],
+)
+@pytest.mark.parametrize("block", [1 << 18, 40])
+def test_gather_by_fixed_items_writes_every_byte_once(
+    shape: str, block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Short records are read as fixed-size items and written in output order, each
+    # over the bytes the one before wrote past its end: a record written out of order,
+    # one left too long, or one near the end of the input read short would show.
+    from croupier.scale import records
+
+    monkeypatch.setattr(records, "_GATHER_BLOCK", block)  # 40: blocks of one to three items
+    rng = np.random.default_rng(len(shape) * 7 + block)
+    n = {"tiny data": 3, "one": 1}.get(shape, 3000)
+    lengths = rng.integers(1, 122, n)
+    if shape == "few long":
+        lengths[rng.choice(n, 9, replace=False)] = rng.integers(300, 5000, 9)
+    if shape == "many long":
+        lengths[::3] = rng.integers(200, 400, lengths[::3].size)
+    if shape == "wide mean":  # past the fixed-item limit: by length, or sliced and joined
+        lengths = rng.integers(200, 700, n)
+    if shape == "same length":
+        lengths[:] = 37
+    data = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths
+    for order in (rng.permutation(n), np.arange(n)[::-1], np.arange(n)):
+        # (the last records of the input come first, last, and in between)
+        got = gather(data, starts[order], lengths[order])
+        assert got.tobytes() == _joined(data, starts[order], lengths[order])
+        assert got.size == int(lengths.sum())
+    sample = rng.choice(n, min(n, 50), replace=False)  # a subset, with 32-bit places
+    got = gather(data, starts[sample].astype(np.int32), lengths[sample].astype(np.uint32))
+    assert got.tobytes() == _joined(data, starts[sample], lengths[sample])
+
+
 # -- statistics and bits on bigger inputs --------------------------------------------------------
 
 
@@ -643,6 +684,7 @@ def test_one_leaf_per_piece_still_gives_every_order_exactly(
     from croupier.scale import file_shuffle
 
     monkeypatch.setattr(file_shuffle, "PIECE_ITEMS", 1)  # every leaf its own piece
+    monkeypatch.setattr(file_shuffle, "PIECE_MOST", 1)
     records = [b"r%d\n" % i for i in range(n)]
     dist = exact_distribution(
         lambda chooser: _shuffle(b"".join(records), SourceDraws(chooser), None,
@@ -653,8 +695,8 @@ def test_one_leaf_per_piece_still_gives_every_order_exactly(
     assert set(dist.values()) == {Fraction(1, math.factorial(n))}
 
 
-@pytest.mark.parametrize("piece", [1, 7, 1000, 0])
-def test_pieces_put_end_to_end_are_the_whole_arrangement(piece: int) -> None:
+@pytest.mark.parametrize(("piece", "most"), [(1, 0), (7, 0), (1000, 0), (0, 0), (1, 64), (5, 900)])
+def test_pieces_put_end_to_end_are_the_whole_arrangement(piece: int, most: int) -> None:
     from croupier.scale.keyed_split import keyed_pieces
 
     streams = KeyedStreams.from_source(SeededSource("pieces", "shuffle-file"))
@@ -662,12 +704,14 @@ def test_pieces_put_end_to_end_are_the_whole_arrangement(piece: int) -> None:
         k = key_bits(n) + 2  # many small leaves
         keys = streams.keys(0, n, k)
         whole, bits = keyed_order(keys, k, streams)
-        parts = list(keyed_pieces(keys, k, streams, piece=piece))
+        parts = list(keyed_pieces(keys, k, streams, piece=piece, most=most))
         joined = np.concatenate([p for p, _ in parts]) if parts else np.zeros(0, np.intp)
         assert joined.tolist() == whole.tolist()
         assert sum(b for _, b in parts) == bits
-        if piece and n > 2 * piece:
+        if piece and n > 2 * max(piece, most):
             assert len(parts) > 1  # (whole leaves: about n / piece of them)
+        if most and n > 4 * most:  # growing pieces: fewer than at the first size
+            assert len(parts) < n // piece
 
 
 def test_the_pieces_of_a_file_shuffle_never_change_its_bytes(
@@ -686,8 +730,10 @@ def test_the_pieces_of_a_file_shuffle_never_change_its_bytes(
 
     first = run()
     assert sorted(first.split(b"\n")) == sorted(data.split(b"\n"))
-    for piece, scan in ((1, 3), (257, 1 << 12), (1 << 20, 1 << 22)):
+    for piece, most, scan in ((1, 1, 3), (257, 257, 1 << 12), (3, 5000, 1 << 12),
+                              (1 << 20, 1 << 20, 1 << 22)):  # fmt: skip
         monkeypatch.setattr(file_shuffle, "PIECE_ITEMS", piece)
+        monkeypatch.setattr(file_shuffle, "PIECE_MOST", most)
         monkeypatch.setattr(records, "_SCAN", scan)  # blocks read (and scanned) at a time
         assert run() == first, (piece, scan)
 

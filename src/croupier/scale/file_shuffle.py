@@ -189,8 +189,12 @@ class _Layout:
         self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
 
 
-PIECE_ITEMS = 1 << 17
-"""Records arranged at a time in memory: the first are written while the next are made."""
+PIECE_ITEMS = 1 << 16
+"""Records arranged first in memory (written while the next are made); each later piece
+is twice as large as the one before, up to :data:`PIECE_MOST`."""
+
+PIECE_MOST = 1 << 19
+"""The most records arranged at a time in memory."""
 
 
 def _order_in_memory(
@@ -202,7 +206,7 @@ def _order_in_memory(
     k = params.resolve(n)
     report.records, report.key_bits = n, k
     report.bits_used = n * k
-    made = keyed_pieces(draws.keys(0, n, k), k, draws, params, piece=PIECE_ITEMS)
+    made = keyed_pieces(draws.keys(0, n, k), k, draws, params, piece=PIECE_ITEMS, most=PIECE_MOST)
     from concurrent.futures import Future, ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:

@@ -373,13 +373,17 @@ def keyed_pieces(
     params: KeyedParams | None = None,
     *,
     piece: int = 0,
+    most: int = 0,
 ) -> Iterator[tuple[npt.NDArray[np.intp], int]]:
     """:func:`keyed_order` made a piece at a time: the arrangement's pieces, in order, and
     the leaf bits of each.
 
-    A piece is a run of whole leaves of about ``piece`` items (``0``: all of them);
-    the pieces are views of one array, each arranged when it is asked for, so the
-    first pieces can be written while the next ones are made.  The draws are
+    A piece is a run of whole leaves of about ``piece`` items (``0``: all of them),
+    or, with ``most``, of ``piece`` items at first and twice as many each time
+    after, up to ``most`` (the first piece comes soon, and the later, larger ones
+    cost less each: every piece runs as many vector steps as its largest leaf has
+    items).  The pieces are views of one array, each arranged when it is asked
+    for, so the first pieces can be written while the next ones are made.  The draws are
     requested in the same order as by :func:`keyed_order`, and the pieces put end to
     end are its arrangement.
 
@@ -402,8 +406,8 @@ def keyed_pieces(
     leaves, sizes, starts = _leaves(keys, k, order)
     if piece <= 0 or piece >= n:
         cuts = [0, leaves.size]
-    else:  # the first leaf starting at or after each multiple of ``piece``
-        marks = np.searchsorted(starts, np.arange(piece, n, piece), side="left")
+    else:  # the first leaf starting at or after each mark
+        marks = np.searchsorted(starts, _piece_marks(n, piece, most), side="left")
         cuts = sorted({0, leaves.size, *marks.tolist()})
     for i, j in itertools.pairwise(cuts):
         a = int(starts[i])
@@ -413,6 +417,21 @@ def keyed_pieces(
         values, bits = draws.leaf_values(leaves[i:j], sizes[i:j], tables)
         arrange_leaves(part, starts[i:j] - a, sizes[i:j], values, tables)
         yield part, bits
+
+
+def _piece_marks(n: int, piece: int, most: int) -> list[int]:
+    """Where the pieces of :func:`keyed_pieces` end: every ``piece`` items, or growing
+    from ``piece`` to ``most``.
+
+    >>> _piece_marks(100, 10, 0), _piece_marks(100, 10, 40)
+    ([10, 20, 30, 40, 50, 60, 70, 80, 90], [10, 30, 70])
+    """
+    marks, at, size = [], piece, piece
+    while at < n:
+        marks.append(at)
+        size = min(2 * size, most) if most > size else size
+        at += size
+    return marks
 
 
 def keyed_order(

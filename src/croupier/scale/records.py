@@ -54,6 +54,9 @@ LONG_RECORD = 1 << 20
 
 _SCAN = 1 << 22  # bytes compared at a time when finding separators (stays in the cache)
 _FEW_PER_LENGTH = 6  # below this many records per distinct length, slices are joined instead
+_NARROW_MEAN = 256
+"""Records of at most this many bytes on average are gathered as fixed-size items."""
+_GATHER_BLOCK = 1 << 18  # bytes of fixed-size items read at a time by gather
 
 Write = Callable[[Any], object]
 
@@ -174,11 +177,13 @@ def read_scanning(
     *,
     dtype: type[np.signedinteger[Any]] = np.int64,
     block: int = _SCAN,
+    threads: int = 2,
 ) -> tuple[int, npt.NDArray[Any] | None]:
     """Fill ``buffer`` from ``handle`` and find the record ends as it fills: bytes read, ends.
 
-    Each block read is scanned in another thread while the next one is read, so the
-    scan costs almost nothing beside the reading.  The ends are those of
+    Each block read is scanned in one of ``threads`` other threads while the next
+    blocks are read (finding separators takes longer than reading from the page
+    cache, so two scanners keep up with one reader).  The ends are those of
     :func:`record_ends` over the bytes read (``None`` for fixed-size records: they
     need no scan; nor does a stream without ``readinto``, read by :func:`read_into`).
 
@@ -197,7 +202,7 @@ def read_scanning(
     from concurrent.futures import Future, ThreadPoolExecutor
 
     parts: list[Future[npt.NDArray[Any]]] = []
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(threads) as pool:
         while got < len(view):
             n = readinto(view[got : got + block])
             if not n:
@@ -225,36 +230,92 @@ def gather(
 ) -> npt.NDArray[np.uint8]:
     """The records ``data[starts[i] : starts[i] + lengths[i]]``, concatenated in this order.
 
-    Records of one length move together: for each length ``L`` the input and
-    the output are seen as overlapping ``L``-byte items (a view, no copy) and
-    one numpy copy moves every record of that length (each output item is a
-    record's own place, so the overlaps never meet).  When lengths are so
-    varied that few records share one, the records are sliced and joined.
+    Short records (a mean of at most :data:`_NARROW_MEAN` bytes, as lines of text
+    are) move in one numpy copy: every record is read as a ``W``-byte item (the
+    input seen as overlapping ``W``-byte items, a view, no copy), and the items
+    are written at the records' output places *in output order*, so the bytes a
+    short record writes past its end are written over again by the records after
+    it (numpy assigns the items of an index array in order, as it does for
+    repeated indices).  ``W`` covers most records (twice the mean length, at most
+    the longest); the few longer records, and those too near the end of ``data``
+    to be read as whole items, are then copied again exactly
+    (:func:`_copy_by_length`).  Longer records move by length (:func:`_by_length`).
 
     >>> d = np.frombuffer(b"abcdef", np.uint8)
     >>> gather(d, np.array([4, 0, 1]), np.array([2, 1, 3])).tobytes()
     b'efabcd'
     """
     count = lengths.size
-    total = int(lengths.sum()) if count else 0
     if count == 0:
         return np.zeros(0, np.uint8)
+    ends = np.cumsum(lengths, dtype=np.int64)
+    total = int(ends[-1])
+    if total == 0:
+        return np.zeros(0, np.uint8)
+    out_starts = ends - lengths
+    del ends
+    mean = total / count
+    if mean > _NARROW_MEAN:
+        return _by_length(data, starts, lengths, out_starts, total)
+    width = min(_round_up(int(lengths.max())), _round_up(int(2 * mean) + 1), data.size)
+    out = np.empty(total + width, np.uint8)
+    limit = data.size - width
+    read_from = np.minimum(starts, limit)
+    items, places = _fixed_view(data, width), _fixed_view(out, width)
+    block = max(1, _GATHER_BLOCK // width)  # (the items read stay in the cache: no more memory)
+    for a in range(0, count, block):
+        places[out_starts[a : a + block]] = items[read_from[a : a + block]]
+    again = np.flatnonzero((lengths > width) | (starts > limit))
+    if again.size:
+        _copy_by_length(out, out_starts[again], data, starts[again], lengths[again])
+    return out[:total]
+
+
+def _round_up(size: int) -> int:
+    """``size`` rounded up to whole 16-byte blocks (items the copy moves quickly)."""
+    return -(-size // 16) * 16
+
+
+def _copy_by_length(
+    out: npt.NDArray[np.uint8],
+    out_starts: npt.NDArray[Any],
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+) -> None:
+    """Copy ``data[starts[i]:][:lengths[i]]`` to ``out[out_starts[i]:]``, exactly.
+
+    Records of one length ``L`` move together: the input and the output are seen as
+    overlapping ``L``-byte items and one numpy copy moves every record of that
+    length (the records' output places never overlap, so neither do the items).
+    """
     small = lengths.astype(np.uint16) if int(lengths.max()) < 1 << 16 else lengths
     by_length = np.argsort(small, kind="stable")
     sorted_lengths = lengths[by_length]
     cut = np.flatnonzero(sorted_lengths[1:] != sorted_lengths[:-1]) + 1
-    if cut.size + 1 > count // _FEW_PER_LENGTH:
+    bounds = [0, *cut.tolist(), lengths.size]
+    for a, b in itertools.pairwise(bounds):
+        size = int(sorted_lengths[a])
+        which = by_length[a:b]
+        _fixed_view(out, size)[out_starts[which]] = _fixed_view(data, size)[starts[which]]
+
+
+def _by_length(
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+    out_starts: npt.NDArray[Any],
+    total: int,
+) -> npt.NDArray[np.uint8]:
+    """:func:`gather` of long records: by length, or sliced and joined when lengths vary."""
+    distinct = np.unique(lengths).size if lengths.size > _FEW_PER_LENGTH else lengths.size
+    if distinct > lengths.size // _FEW_PER_LENGTH:
         view = memoryview(data)  # type: ignore[arg-type]
         ends = (starts + lengths).tolist()
         joined = b"".join(map(view.__getitem__, map(slice, starts.tolist(), ends)))
         return np.frombuffer(joined, np.uint8)
     out = np.empty(total, np.uint8)
-    out_starts = np.cumsum(lengths) - lengths
-    bounds = [0, *cut.tolist(), count]
-    for a, b in itertools.pairwise(bounds):
-        size = int(sorted_lengths[a])
-        which = by_length[a:b]
-        _fixed_view(out, size)[out_starts[which]] = _fixed_view(data, size)[starts[which]]
+    _copy_by_length(out, out_starts, data, starts, lengths)
     return out
 
 
