@@ -235,6 +235,38 @@ def test_the_three_engines_read_the_same_bits_and_agree(trial: int) -> None:
     assert sorted(results[0][0]) == list(range(n))
 
 
+def test_small_calls_that_add_up_load_the_kernel_and_keep_their_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under ``auto``, calls below COMPILED_FROM run in numpy until they add up to
+    # COMPILED_AFTER items; then the kernel runs them (the same orders and bits).
+    import threading
+
+    from croupier.shuffling import _split_numba, split, split_numpy
+
+    monkeypatch.setattr(split, "_WARM", threading.Event())  # as in a fresh process
+    monkeypatch.setattr(split, "_numpy_items", [0])
+    monkeypatch.setattr(split, "COMPILED_AFTER", 12_000)
+    ran: list[str] = []
+    numpy_order, split_move = split_numpy.numpy_order, _split_numba.split_move
+    monkeypatch.setattr(
+        split_numpy, "numpy_order", lambda *a, **k: ran.append("numpy") or numpy_order(*a, **k)
+    )
+    monkeypatch.setattr(
+        _split_numba, "split_move", lambda *a, **k: ran.append("kernel") or split_move(*a, **k)
+    )
+    for call in range(5):
+        src = SeededSource(f"adds up {call}", "shuffle")
+        got = split_order(5000, src)  # engine="auto"
+        want = SeededSource(f"adds up {call}", "shuffle")
+        assert got.tolist() == split_order(5000, want, engine="python").tolist()
+        assert src.bits_used == want.bits_used
+    assert ran[:3] == ["numpy"] * 3  # 5,000, 10,000, then 15,000 items: past the bound
+    assert ran[3:] == ["kernel"] * 2
+    assert split_order(5000, SeededSource("x"), engine="numpy").size == 5000
+    assert ran[-1] == "numpy"  # an explicit engine is never changed
+
+
 @pytest.mark.parametrize("case", VECTORS_DOC["parameters"], ids=lambda c: str(c["levels"]))
 def test_the_specification_written_out_gives_the_parameter_vectors(case: dict[str, Any]) -> None:
     src = SeededSource(case["seed"], case["purpose"])

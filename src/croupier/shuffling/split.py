@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHUNK_BITS",
+    "COMPILED_AFTER",
     "COMPILED_FROM",
     "LEAF_TARGET",
     "MARGIN_BITS",
@@ -91,13 +92,27 @@ Engine = Literal["auto", "python", "numpy", "compiled"]
 COMPILED_FROM = 200_000
 """``engine="auto"``: the items one call must have before the compiled kernel is loaded.
 
-Loading it costs about a second once per process (numba's start-up); after
-that, ``auto`` uses it for every call of :data:`NUMPY_FROM` items or more.
-All engines give the same result.
+Loading it costs about half a second to a second once per process (numba's
+start-up); after that, ``auto`` uses it for every call of :data:`NUMPY_FROM`
+items or more.  Smaller calls load it too once they add up to
+:data:`COMPILED_AFTER` items.  All engines give the same result.
 """
 
 NUMPY_FROM = 4096
 """``engine="auto"``: from this many items on, numpy (or the loaded kernel) runs the split."""
+
+COMPILED_AFTER = 4_000_000
+"""``engine="auto"``: the items numpy may split in one process before the kernel is loaded.
+
+Many smaller calls (10^5 items each, say, in a loop) add up: once numpy has split
+this many items under ``auto`` (about as long as loading the kernel takes), the
+kernel is loaded and runs every later call, several times faster.  So a loop of
+small shuffles never pays more than about twice what the best choice, made in
+advance, would have cost; a single small call never pays for the load.
+"""
+
+_numpy_items = [0]  # items split by numpy under ``auto`` in this process
+_numpy_items_lock = threading.Lock()
 
 _WARM = threading.Event()  # set once the compiled kernel has run in this process
 
@@ -327,7 +342,14 @@ def _use_compiled(engine: Engine, n: int) -> bool:
         return True
     if engine != "auto" or n < NUMPY_FROM:
         return False
-    return (_WARM.is_set() or n >= COMPILED_FROM) and find_spec("numba") is not None
+    wanted = _WARM.is_set() or n >= COMPILED_FROM or _numpy_items[0] >= COMPILED_AFTER
+    return wanted and find_spec("numba") is not None
+
+
+def _count_numpy_items(n: int) -> None:
+    """Count ``n`` items split by numpy under ``auto`` (:data:`COMPILED_AFTER`)."""
+    with _numpy_items_lock:
+        _numpy_items[0] += n
 
 
 def default_source(n: int) -> RandomSource:
@@ -398,6 +420,8 @@ def split_order(
         return out  # type: ignore[return-value]
     from croupier.shuffling.split_numpy import numpy_order
 
+    if engine == "auto":
+        _count_numpy_items(n)
     return numpy_order(n, source, p).astype(dtype, copy=False)
 
 
