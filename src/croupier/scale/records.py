@@ -6,8 +6,9 @@ up to and including a newline), a NUL-terminated record (``-z``) or a block
 of a fixed number of bytes (``--records N``).
 
 :func:`gather` copies records to a new order without a Python object per
-record: records of one length are moved as one numpy array of fixed-size
-items (a strided view of the input), which runs at memory speed.
+record: short records are moved as fixed-size items (a strided view of the
+input) written in output order, longer ones by length, each a few numpy
+copies, which run at memory speed.
 
 >>> data = np.frombuffer(b"bb\\na\\ncc\\n", np.uint8)
 >>> ends = record_ends(data, RecordFormat())
