@@ -393,6 +393,34 @@ def test_gather_by_fixed_items_writes_every_byte_once(
     assert got.tobytes() == _joined(data, starts[sample], lengths[sample])
 
 
+def test_gather_checks_that_numpy_writes_in_order_and_else_moves_by_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from croupier.scale import records
+
+    assert records._writes_in_order()  # (this numpy: the fixed-size path runs)
+
+    def written_backwards(data: Any, starts: Any, lengths: Any, out_starts: Any, total: int,
+                          width: int) -> Any:  # fmt: skip
+        # a numpy that wrote an index array's items in another order
+        out = np.zeros(total + width, np.uint8)
+        items, places = records._fixed_view(data, width), records._fixed_view(out, width)
+        for i in reversed(range(lengths.size)):
+            places[out_starts[i]] = items[min(int(starts[i]), data.size - width)]
+        return out[:total]
+
+    monkeypatch.setattr(records, "_gather_fixed", written_backwards)
+    monkeypatch.setattr(records, "_IN_ORDER", [])
+    assert not records._writes_in_order()
+    rng = np.random.default_rng(11)
+    lengths = rng.integers(1, 60, 2000)
+    data = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths
+    order = rng.permutation(lengths.size)
+    got = gather(data, starts[order], lengths[order])  # by length, as before
+    assert got.tobytes() == _joined(data, starts[order], lengths[order])
+
+
 # -- statistics and bits on bigger inputs --------------------------------------------------------
 
 

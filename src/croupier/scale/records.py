@@ -232,15 +232,8 @@ def gather(
     """The records ``data[starts[i] : starts[i] + lengths[i]]``, concatenated in this order.
 
     Short records (a mean of at most :data:`_NARROW_MEAN` bytes, as lines of text
-    are) move in one numpy copy: every record is read as a ``W``-byte item (the
-    input seen as overlapping ``W``-byte items, a view, no copy), and the items
-    are written at the records' output places *in output order*, so the bytes a
-    short record writes past its end are written over again by the records after
-    it (numpy assigns the items of an index array in order, as it does for
-    repeated indices).  ``W`` covers most records (twice the mean length, at most
-    the longest); the few longer records, and those too near the end of ``data``
-    to be read as whole items, are then copied again exactly
-    (:func:`_copy_by_length`).  Longer records move by length (:func:`_by_length`).
+    are) move as fixed-size items (:func:`_gather_fixed`): a few numpy copies,
+    whatever their lengths.  Longer records move by length (:func:`_by_length`).
 
     >>> d = np.frombuffer(b"abcdef", np.uint8)
     >>> gather(d, np.array([4, 0, 1]), np.array([2, 1, 3])).tobytes()
@@ -256,9 +249,30 @@ def gather(
     out_starts = ends - lengths
     del ends
     mean = total / count
-    if mean > _NARROW_MEAN:
+    if mean > _NARROW_MEAN or not _writes_in_order():
         return _by_length(data, starts, lengths, out_starts, total)
     width = min(_round_up(int(lengths.max())), _round_up(int(2 * mean) + 1), data.size)
+    return _gather_fixed(data, starts, lengths, out_starts, total, width)
+
+
+def _gather_fixed(
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+    out_starts: npt.NDArray[Any],
+    total: int,
+    width: int,
+) -> npt.NDArray[np.uint8]:
+    """:func:`gather` by ``width``-byte items written in output order.
+
+    Every record is read as a ``width``-byte item (the input seen as overlapping
+    items, a view, no copy), and the items are written at the records' output
+    places in output order, a block of items per numpy copy: the bytes a record
+    writes past its end are written over by the records after it.  The records
+    longer than ``width``, and those too near the end of ``data`` to be read as
+    whole items, are then copied again exactly (:func:`_copy_by_length`).
+    """
+    count = lengths.size
     out = np.empty(total + width, np.uint8)
     limit = data.size - width
     read_from = np.minimum(starts, limit)
@@ -270,6 +284,31 @@ def gather(
     if again.size:
         _copy_by_length(out, out_starts[again], data, starts[again], lengths[again])
     return out[:total]
+
+
+_IN_ORDER: list[bool] = []  # the answer of _writes_in_order, once known
+
+
+def _writes_in_order() -> bool:
+    """Whether this numpy writes the items of an index array in index order.
+
+    :func:`_gather_fixed` needs it where items overlap.  numpy does so (one
+    pass over a one-dimensional index), but its documentation promises no order
+    for places written more than once, so it is checked once per process, on
+    4,096 records in one copy, every item overlapping the next ones; if the
+    bytes come out wrong, :func:`gather` moves records by length instead.
+    """
+    if not _IN_ORDER:
+        lengths = np.resize(np.arange(1, 8, dtype=np.int64), 4096)
+        starts = np.cumsum(lengths) - lengths
+        data = (np.arange(int(lengths.sum()), dtype=np.int64) % 251).astype(np.uint8)
+        order = np.arange(lengths.size)[::-1]
+        out_starts = np.cumsum(lengths[order]) - lengths[order]
+        got = _gather_fixed(data, starts[order], lengths[order], out_starts, data.size, 16)
+        shift = np.repeat(starts[order] - out_starts, lengths[order])  # output byte -> input
+        want = data[np.arange(data.size) + shift]
+        _IN_ORDER.append(bool(np.array_equal(got, want)))
+    return _IN_ORDER[0]
 
 
 def _round_up(size: int) -> int:
