@@ -229,6 +229,44 @@ def test_source_kinds() -> None:
     assert isinstance(croupier.source(entropy="hex:ff"), EntropySource)
 
 
+def test_unseeded_one_off_calls_keep_one_os_source_per_thread() -> None:
+    # deal(), sample() and small shuffles without a seed read this thread's kept OS
+    # source (no source built per call); each thread has its own, so the bits a deal
+    # reports are its own even while other threads deal.
+    import threading
+
+    kept = croupier._kept_os_source()
+    assert isinstance(kept, OsRandomSource)
+    before = kept.bits_used
+    d = croupier.deal()
+    assert croupier._kept_os_source() is kept
+    assert kept.bits_used - before == d.bits_used > 0
+    croupier.shuffle(range(10))
+    croupier.sample(range(100), 3)
+    assert kept.bits_used > before + d.bits_used  # (the same source)
+    others: list[object] = []
+    reported: list[bool] = []
+
+    def other_thread() -> None:
+        mine = croupier._kept_os_source()
+        others.append(mine)
+        start = mine.bits_used
+        for _ in range(200):
+            deal = croupier.deal()
+            reported.append(mine.bits_used - start == deal.bits_used)
+            start = mine.bits_used
+
+    threads = [threading.Thread(target=other_thread) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for _ in range(200):
+        croupier.deal()
+    for t in threads:
+        t.join()
+    assert len({id(o) for o in others}) == 2 and kept not in others
+    assert all(reported) and len(reported) == 400
+
+
 # ------------------------------------------------------------------- shuffle
 @pytest.mark.parametrize("items", [["a", "b", "c"], ["alice", "bob", "carol", "dave", "erin"]])
 def test_seeded_shuffle_is_what_the_cli_shuffles(cli: CliRunner, items: list[str]) -> None:

@@ -164,6 +164,11 @@ def _api_deals(seed: str | None) -> Draw:
     return lambda: str(next(run)).encode()
 
 
+def _api_deal(seed: str | None) -> Draw:
+    # unseeded, every call in a thread uses the thread's kept OS source (bytes held)
+    return lambda: f"{croupier.deal(seed=seed)} {croupier.shuffle(range(9), seed=seed)}".encode()
+
+
 CASES: dict[str, Callable[[str | None], Draw]] = {
     "bulk dealer": _bulk_dealer,
     "simulation": _simulation,
@@ -185,6 +190,7 @@ CASES: dict[str, Callable[[str | None], Draw]] = {
     "shuffler": _shuffler,
     "croupier.shuffle": _api_shuffle,
     "croupier.deals": _api_deals,
+    "croupier.deal": _api_deal,
 }
 
 

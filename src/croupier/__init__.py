@@ -65,6 +65,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -234,9 +235,27 @@ def _source_for(
     if seed is None and entropy is None:
         if bulk is not None:  # a split shuffle: the OS CSPRNG, read fast (ChaCha20 keyed from it)
             return _module("croupier.shuffling.split").default_source(bulk)  # type: ignore[no-any-return]
-        if small:  # one call, few bits: small reads (a 4 KiB read costs more than a deal)
-            return _module("croupier.randomness.source").OsRandomSource(block_bytes=64)  # type: ignore[no-any-return]
+        if small:  # one call, few bits: this thread's kept OS source (see _kept_os_source)
+            return _kept_os_source()
     return source(seed, entropy=entropy, purpose=purpose)
+
+
+_KEPT = threading.local()
+
+
+def _kept_os_source() -> RandomSource:
+    """This thread's OS CSPRNG source for unseeded one-off calls (``deal()``, small shuffles).
+
+    Made once per thread and kept: a call in a loop then reads the OS once per
+    512 bytes instead of once per call, and builds no source.  It is a plain
+    :class:`~croupier.randomness.OsRandomSource` (a forked child drops the bytes
+    it holds); one per thread, so the bits a call reports are its own.
+    """
+    kept: RandomSource | None = getattr(_KEPT, "source", None)
+    if kept is None:
+        kept = _module("croupier.randomness.source").OsRandomSource(block_bytes=512)
+        _KEPT.source = kept
+    return kept
 
 
 @cache
