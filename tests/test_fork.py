@@ -165,8 +165,8 @@ def _api_deals(seed: str | None) -> Draw:
 
 
 def _api_deal(seed: str | None) -> Draw:
-    # unseeded, every call in a thread uses the thread's kept OS source (bytes held)
-    return lambda: f"{croupier.deal(seed=seed)} {croupier.shuffle(range(9), seed=seed)}".encode()
+    # unseeded, deal() and sample() use the thread's kept OS source (bytes held)
+    return lambda: f"{croupier.deal(seed=seed)} {croupier.sample(range(99), 3, seed=seed)}".encode()
 
 
 CASES: dict[str, Callable[[str | None], Draw]] = {

@@ -244,7 +244,7 @@ _KEPT = threading.local()
 
 
 def _kept_os_source() -> RandomSource:
-    """This thread's OS CSPRNG source for unseeded one-off calls (``deal()``, small shuffles).
+    """This thread's OS CSPRNG source for unseeded one-off calls (``deal()``, ``sample()``).
 
     Made once per thread and kept: a call in a loop then reads the OS once per
     512 bytes instead of once per call, and builds no source.  It is a plain
