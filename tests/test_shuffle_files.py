@@ -771,23 +771,24 @@ def test_the_pieces_of_a_file_shuffle_never_change_its_bytes(
     st.integers(1, 9),
     st.sampled_from([RecordFormat(), RecordFormat(0), RecordFormat(None, 3)]),
 )
-def test_separators_found_while_reading_are_record_ends(
+def test_separators_counted_while_reading_are_the_record_ends(
     pieces: list[bytes], block: int, fmt: RecordFormat
 ) -> None:
     from croupier.scale import records
-    from croupier.scale.records import read_scanning, record_ends
+    from croupier.scale.records import count_separators, read_counting, record_ends
 
     data = b"".join(pieces)
     buffer = np.zeros(len(data), np.uint8)
-    got, ends = read_scanning(io.BytesIO(data), buffer, fmt, block=block)
+    got, counted = read_counting(io.BytesIO(data), buffer, fmt, block=block)
     assert got == len(data) and buffer.tobytes() == data
     plain = [i + 1 for i, b in enumerate(data) if b == fmt.separator]
     if fmt.separator is None:
-        assert ends is None
+        assert counted is None and count_separators(buffer, fmt) == 0
     else:
-        assert ends is not None and ends.tolist() == plain
-        old, records._SCAN = records._SCAN, block  # the threaded scan, in blocks
+        assert counted == len(plain)
+        old, records._SCAN = records._SCAN, block  # the threaded scan and count, in blocks
         try:
             assert record_ends(buffer, fmt, offset=5, threads=2).tolist() == [e + 5 for e in plain]
+            assert count_separators(buffer, fmt) == len(plain)
         finally:
             records._SCAN = old

@@ -64,10 +64,11 @@ from croupier.scale.records import (
     BOM,
     OutputSink,
     RecordFormat,
+    count_separators,
     emit,
     gather,
+    read_counting,
     read_into,
-    read_scanning,
     record_ends,
     stdin_bytes,
 )
@@ -161,15 +162,13 @@ class _Layout:
         """``data`` holds the ``size`` input bytes and room for two more (an added ending);
         ``ends``, when given, are the separators' ends found while reading (of
         :func:`place_type`: a byte-order mark holds no separator)."""
-        self.bom = 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
+        self.bom = _bom(data, size, fmt)
         body = data[self.bom : size]
         place = place_type(size)
         small = place is np.int32
         if ends is None:
             ends = record_ends(body, fmt, offset=self.bom, dtype=place)
-        self.open = (
-            fmt.separator is not None and size > self.bom and data[size - 1] != fmt.separator
-        )
+        self.open = _open_end(data, size, fmt, self.bom)
         if self.open:
             previous = (
                 bytes(data[max(self.bom, int(ends[-1]) - 2) : int(ends[-1])]) if ends.size else b""
@@ -189,6 +188,29 @@ class _Layout:
         self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
 
 
+def _bom(data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat) -> int:
+    """The bytes of a byte-order mark at the start of lines (3 or 0)."""
+    return 3 if fmt.lines and size >= 3 and bytes(data[:3]) == BOM else 0
+
+
+def _open_end(data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, bom: int) -> bool:
+    """Whether the last record has no separator (one is added to shuffle it)."""
+    return fmt.separator is not None and size > bom and int(data[size - 1]) != fmt.separator
+
+
+def _record_count(
+    data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, separators: int | None
+) -> int:
+    """The records of the ``size`` input bytes in ``data``, from their ``separators``
+    (counted now when ``None``): the records :class:`_Layout` will find."""
+    if fmt.separator is None:
+        assert fmt.record_size is not None
+        return size // fmt.record_size
+    if separators is None:
+        separators = count_separators(data[:size], fmt)
+    return separators + int(_open_end(data, size, fmt, _bom(data, size, fmt)))
+
+
 PIECE_ITEMS = 1 << 16
 """Records arranged first in memory (written while the next are made); each later piece
 is twice as large as the one before, up to :data:`PIECE_MOST`."""
@@ -197,28 +219,52 @@ PIECE_MOST = 1 << 19
 """The most records arranged at a time in memory."""
 
 
-def _order_in_memory(
-    layout: _Layout, draws: LeafDraws, params: KeyedParams, report: FileShuffleReport
-) -> Iterator[npt.NDArray[np.intp]]:
-    """The arrangement's pieces, made one ahead in another thread (``report`` counts
-    the bits as they are drawn)."""
-    n = layout.starts.size
-    k = params.resolve(n)
-    report.records, report.key_bits = n, k
-    report.bits_used = n * k
-    made = keyed_pieces(draws.keys(0, n, k), k, draws, params, piece=PIECE_ITEMS, most=PIECE_MOST)
-    from concurrent.futures import Future, ThreadPoolExecutor
+class _Arrangement:
+    """The in-memory arrangement of ``n`` records, made in pieces in another thread.
 
-    with ThreadPoolExecutor(1) as pool:
-        ahead: collections.deque[Future[tuple[npt.NDArray[np.intp], int] | None]]
-        ahead = collections.deque(pool.submit(next, made, None) for _ in range(2))
-        while (got := ahead.popleft().result()) is not None:
-            ahead.append(pool.submit(next, made, None))
+    The work starts at once: the keys are drawn and the first pieces arranged
+    while the caller finds where the records are.  Iterating gives the pieces in
+    order (views of one array), each made while the one before is written, two
+    at most ahead; ``report`` counts the bits as the pieces are taken.
+    :meth:`close` stops the work (after an error, say).
+    """
+
+    def __init__(
+        self, n: int, draws: LeafDraws, params: KeyedParams, report: FileShuffleReport
+    ) -> None:
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        k = params.resolve(n)
+        report.records, report.key_bits = n, k
+        report.bits_used = n * k
+        self._report = report
+        made: list[Iterator[tuple[npt.NDArray[np.intp], int]]] = []
+
+        def first() -> tuple[npt.NDArray[np.intp], int] | None:
+            keys = draws.keys(0, n, k)
+            made.append(keyed_pieces(keys, k, draws, params, piece=PIECE_ITEMS, most=PIECE_MOST))
+            return next(made[0], None)
+
+        def following() -> tuple[npt.NDArray[np.intp], int] | None:
+            return next(made[0], None)  # (one worker: after first)
+
+        self._next = following
+        self._pool = ThreadPoolExecutor(1)
+        self._ahead: collections.deque[Future[tuple[npt.NDArray[np.intp], int] | None]]
+        self._ahead = collections.deque([self._pool.submit(first), self._pool.submit(following)])
+
+    def __iter__(self) -> Iterator[npt.NDArray[np.intp]]:
+        while (got := self._ahead.popleft().result()) is not None:
+            self._ahead.append(self._pool.submit(self._next))
             part, bits = got
-            report.bits_used += bits
+            self._report.bits_used += bits
             yield part
-        for rest in ahead:
+
+    def close(self) -> None:
+        """Stop: the pieces not begun are dropped; the one being made is waited for."""
+        for rest in self._ahead:
             rest.cancel()
+        self._pool.shutdown(wait=True)
 
 
 class _Run:
@@ -600,15 +646,15 @@ def _shuffle(
     report.bytes = size
     if _cost(size + 2, 1) <= memory:
         data = np.zeros(size + 2, np.uint8)
-        # (the record ends are found while the file is read)
-        got, ends = read_scanning(infile, data[:size], fmt, dtype=place_type(size))
+        # (the separators are counted while the file is read: the records are known)
+        got, separators = read_counting(infile, data[:size], fmt)
         if got != size or infile.read(1):
             raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
         step(size)
-        layout = _Layout(data, size, fmt, ends)
-        if _cost(size + 2, layout.starts.size) <= memory:
-            return _in_memory(data, size, fmt, draws, params, write, memory, report, step, layout)
-        del data, layout
+        n = _record_count(data, size, fmt, separators)
+        if _cost(size + 2, n) <= memory:
+            return _in_memory(data, size, fmt, draws, params, write, memory, report, step, n)
+        del data
         infile.seek(0)
     run = _Run(fmt, draws, params, memory, report, step)
     n, bom, is_open = run.count(infile, size)
@@ -650,21 +696,30 @@ def _in_memory(
     memory: int,
     report: FileShuffleReport,
     step: Advance,
-    layout: _Layout | None = None,
+    n: int | None = None,
 ) -> FileShuffleReport:
     """Shuffle the input held in ``data`` (and room for an added ending): one pass to write.
 
-    (``step`` is told of the output; a run through buckets reads the input twice,
-    so the in-memory run counts its output twice to end where that one does.)
+    ``n`` is the number of records when known (counted while reading).  The
+    arrangement of the ``n`` records begins in another thread while the records
+    are found here, so neither waits for the other.  (``step`` is told of the
+    output; a run through buckets reads the input twice, so the in-memory run
+    counts its output twice to end where that one does.)
     """
-    layout = layout or _Layout(data, size, fmt)
-    order = _order_in_memory(layout, draws, params, report)
-    sink = OutputSink(write, drop_final=fmt if layout.open else None)
-    if layout.bom:
-        sink.write(BOM)
-    emit(data, layout.starts, layout.lengths, order, sink, slice_bytes=_slice_bytes(memory),
-         advance=lambda n: step(2 * n))  # fmt: skip
-    sink.finish()
+    n = _record_count(data, size, fmt, None) if n is None else n
+    arrangement = _Arrangement(n, draws, params, report)
+    try:
+        layout = _Layout(data, size, fmt)
+        if layout.starts.size != n:  # (the same bytes, counted twice: never)
+            raise AssertionError(f"{layout.starts.size} records found, {n} counted")
+        sink = OutputSink(write, drop_final=fmt if layout.open else None)
+        if layout.bom:
+            sink.write(BOM)
+        emit(data, layout.starts, layout.lengths, arrangement, sink,
+             slice_bytes=_slice_bytes(memory), advance=lambda n: step(2 * n))  # fmt: skip
+        sink.finish()
+    finally:
+        arrangement.close()
     return report
 
 

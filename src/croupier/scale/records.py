@@ -39,10 +39,11 @@ __all__ = [
     "LONG_RECORD",
     "OutputSink",
     "RecordFormat",
+    "count_separators",
     "emit",
     "gather",
+    "read_counting",
     "read_into",
-    "read_scanning",
     "record_ends",
     "stdin_bytes",
 ]
@@ -171,48 +172,58 @@ def read_into(handle: BinaryIO, buffer: npt.NDArray[np.uint8]) -> int:
     return got
 
 
-def read_scanning(
+def count_separators(data: npt.NDArray[np.uint8], fmt: RecordFormat) -> int:
+    """The separators in ``data`` (``0`` for fixed-size records, which have none).
+
+    >>> count_separators(np.frombuffer(b"a\\nb\\nc", np.uint8), RecordFormat())
+    2
+    """
+    if fmt.separator is None:
+        return 0
+    total = 0
+    for a in range(0, data.size, _SCAN):  # (the comparison stays in the cache)
+        total += int(np.count_nonzero(data[a : a + _SCAN] == fmt.separator))
+    return total
+
+
+def read_counting(
     handle: BinaryIO,
     buffer: npt.NDArray[np.uint8],
     fmt: RecordFormat,
     *,
-    dtype: type[np.signedinteger[Any]] = np.int64,
     block: int = _SCAN,
-    threads: int = 2,
-) -> tuple[int, npt.NDArray[Any] | None]:
-    """Fill ``buffer`` from ``handle`` and find the record ends as it fills: bytes read, ends.
+) -> tuple[int, int | None]:
+    """Fill ``buffer`` from ``handle`` and count the separators as it fills: bytes read,
+    separators.
 
-    Each block read is scanned in one of ``threads`` other threads while the next
-    blocks are read (finding separators takes longer than reading from the page
-    cache, so two scanners keep up with one reader).  The ends are those of
-    :func:`record_ends` over the bytes read (``None`` for fixed-size records: they
-    need no scan; nor does a stream without ``readinto``, read by :func:`read_into`).
+    Each block read is counted in another thread while the next one is read
+    (counting is quicker than reading, so it costs nothing beside it).  Where the
+    records are is found afterwards (:func:`record_ends`), while their
+    arrangement, which needs only their number, is made.  The count is ``None``
+    for fixed-size records (they need none) and for a stream without
+    ``readinto`` (read by :func:`read_into`).
 
     >>> import io
     >>> buf = np.zeros(8, np.uint8)
-    >>> got, ends = read_scanning(io.BytesIO(b"ab\\ncd\\ne"), buf, RecordFormat(), block=2)
-    >>> got, ends.tolist()
-    (7, [3, 6])
+    >>> read_counting(io.BytesIO(b"ab\\ncd\\ne"), buf, RecordFormat(), block=2)
+    (7, 2)
     """
-    separator = fmt.separator
     readinto = getattr(handle, "readinto", None)
-    if separator is None or readinto is None:
+    if fmt.separator is None or readinto is None:
         return read_into(handle, buffer), None
     view = memoryview(buffer)  # type: ignore[arg-type]
     got = 0
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    parts: list[Future[npt.NDArray[Any]]] = []
-    with ThreadPoolExecutor(threads) as pool:
+    parts: list[Future[int]] = []
+    with ThreadPoolExecutor(1) as pool:
         while got < len(view):
             n = readinto(view[got : got + block])
             if not n:
                 break
-            parts.append(pool.submit(_separators, buffer[got : got + n], separator, got, dtype))
+            parts.append(pool.submit(count_separators, buffer[got : got + n], fmt))
             got += n
-        found = [part.result() for part in parts]
-    ends = np.concatenate(found) if len(found) > 1 else found[0] if found else np.zeros(0, dtype)
-    return got, ends
+        return got, sum(part.result() for part in parts)
 
 
 _VOID: dict[int, np.dtype[Any]] = {}
