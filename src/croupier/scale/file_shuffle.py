@@ -152,22 +152,14 @@ def place_type(size: int) -> type[np.signedinteger[Any]]:
 class _Layout:
     """Where the records of an in-memory buffer are: BOM, starts, lengths, an added ending."""
 
-    def __init__(
-        self,
-        data: npt.NDArray[np.uint8],
-        size: int,
-        fmt: RecordFormat,
-        ends: npt.NDArray[Any] | None = None,
-    ) -> None:
+    def __init__(self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat) -> None:
         """``data`` holds the ``size`` input bytes and room for two more (an added ending);
-        ``ends``, when given, are the separators' ends found while reading (of
-        :func:`place_type`: a byte-order mark holds no separator)."""
+        the records are found in two threads (:func:`record_ends`)."""
         self.bom = _bom(data, size, fmt)
         body = data[self.bom : size]
         place = place_type(size)
         small = place is np.int32
-        if ends is None:
-            ends = record_ends(body, fmt, offset=self.bom, dtype=place)
+        ends = record_ends(body, fmt, offset=self.bom, dtype=place)
         self.open = _open_end(data, size, fmt, self.bom)
         if self.open:
             previous = (
@@ -716,7 +708,7 @@ def _in_memory(
         if layout.bom:
             sink.write(BOM)
         emit(data, layout.starts, layout.lengths, arrangement, sink,
-             slice_bytes=_slice_bytes(memory), advance=lambda n: step(2 * n))  # fmt: skip
+             slice_bytes=_slice_bytes(memory), advance=lambda done: step(2 * done))  # fmt: skip
         sink.finish()
     finally:
         arrangement.close()
