@@ -29,13 +29,14 @@ def test_a_file_appearing_during_the_write_is_kept(
 ) -> None:
     # Someone creates the target after the up-front check: the final step must not replace it.
     target = tmp_path / "a.pbn"
-    real_check = files.check_new_files
+    real_check = files.inspect_target
 
-    def check_then_race(paths: list[Path], *, overwrite: bool = False) -> None:
-        real_check(paths, overwrite=overwrite)
+    def check_then_race(path: Path, *, overwrite: bool = False) -> files.Target:
+        found = real_check(path, overwrite=overwrite)
         target.write_bytes(b"theirs")
+        return found
 
-    monkeypatch.setattr(files, "check_new_files", check_then_race)
+    monkeypatch.setattr(files, "inspect_target", check_then_race)
     with pytest.raises(ExistingFileError):
         write_file(target, b"ours")
     assert target.read_bytes() == b"theirs"

@@ -36,11 +36,14 @@ import functools
 import hashlib
 import os
 import re
+import stat
 import sys
 import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from croupier.errors import FileFormatError
 
@@ -50,8 +53,10 @@ __all__ = [
     "AtomicFile",
     "ExistingFileError",
     "FileWriteError",
+    "Target",
     "check_new_files",
     "describe_os_error",
+    "inspect_target",
     "os_error_words",
     "pid_is_gone",
     "read_bounded",
@@ -118,9 +123,9 @@ class FileWriteError(FileFormatError):
     """
 
 
-def _exists_error(path: Path) -> ExistingFileError:
+def _exists_error(path: Path, what: str = "a file") -> ExistingFileError:
     return ExistingFileError(
-        f"{str(path)!r} already exists; croupier never overwrites a file silently "
+        f"{str(path)!r} already exists; croupier never overwrites {what} silently "
         "(choose another name, or overwrite= to replace it)"
     )
 
@@ -133,11 +138,115 @@ def _folder(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
-def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
-    """Raise before writing anything when one of ``paths`` cannot be written as a new file.
+_NEW, _REGULAR, _SPECIAL = "new", "regular", "special"
 
-    A path naming a folder, or in a folder that does not exist, is refused
-    even with ``overwrite``; an existing file is refused unless ``overwrite``.
+
+@dataclass(frozen=True)
+class Target:
+    """What writing to a path will do, found before anything is written (:func:`inspect_target`).
+
+    ``kind`` is ``"new"`` (no file there: one is created at ``real``), ``"regular"``
+    (a regular file at ``real`` is replaced atomically, keeping its mode and, where the
+    process may, its owner) or ``"special"`` (a character device, a FIFO or a block
+    device: written into directly through ``path``, never renamed over).  ``real`` is
+    ``path`` with its symbolic links followed, so a link keeps pointing where it did.
+    """
+
+    path: Path
+    real: Path
+    kind: str
+    old: os.stat_result | None = None
+
+
+def _describe_special(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "a device"
+
+
+def inspect_target(path: Path, *, overwrite: bool = False) -> Target:
+    """How ``path`` would be written, or a one-line error when it cannot be (nothing is changed).
+
+    * nothing there: a new file (its folder must exist);
+    * a regular file: replaced atomically, only with ``overwrite``;
+    * a symbolic link: followed, so its target is written and the link stays (a link to
+      nothing is written only with ``overwrite``: it names a file already);
+    * a character device or a FIFO (``/dev/null``, ``/dev/stdout`` on a pipe): written into
+      directly, since nothing stored is replaced; a block device (a disk) only with
+      ``overwrite``; never renamed over;
+    * a folder or a socket: refused.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> inspect_target(folder / "a.txt").kind
+    'new'
+    >>> _ = (folder / "a.txt").write_bytes(b"x")
+    >>> inspect_target(folder / "a.txt", overwrite=True).kind
+    'regular'
+    >>> (folder / "link").symlink_to(folder / "a.txt")
+    >>> inspect_target(folder / "link", overwrite=True).real == folder / "a.txt"
+    True
+    >>> os.mkfifo(folder / "fifo"); inspect_target(folder / "fifo").kind
+    'special'
+    >>> inspect_target(folder)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: cannot write '...': it is a folder; give a file name
+    """
+    path = Path(path)
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    if found is None:
+        _check_folder(path, path)
+        return Target(path, path, _NEW)
+    if stat.S_ISLNK(found.st_mode):
+        try:
+            found = os.stat(path)
+        except FileNotFoundError:
+            if not overwrite:
+                raise _exists_error(path, "a symbolic link") from None
+            real = Path(os.path.realpath(path))
+            _check_folder(path, real)
+            return Target(path, real, _NEW)
+        except OSError as exc:
+            raise _write_error(path, exc) from None
+        real = Path(os.path.realpath(path))
+    else:
+        real = path
+    mode = found.st_mode
+    if stat.S_ISDIR(mode):
+        raise FileFormatError(f"cannot write {str(path)!r}: it is a folder; give a file name")
+    if stat.S_ISSOCK(mode):
+        raise FileFormatError(
+            f"cannot write {str(path)!r}: it is a socket, which croupier does not write to"
+        )
+    if stat.S_ISREG(mode):
+        if not overwrite:
+            raise _exists_error(path)
+        return Target(path, real, _REGULAR, found)
+    if stat.S_ISBLK(mode) and not overwrite:
+        raise _exists_error(path, _describe_special(mode))
+    return Target(path, path, _SPECIAL, found)
+
+
+def _check_folder(path: Path, real: Path) -> None:
+    folder = _folder(real)
+    if not folder.is_dir():
+        raise FileFormatError(f"cannot write {str(path)!r}: folder {str(folder)!r} does not exist")
+
+
+def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
+    """Raise before writing anything when one of ``paths`` cannot be written.
+
+    A path naming a folder or a socket, or in a folder that does not exist, is
+    refused even with ``overwrite``; an existing file is refused unless
+    ``overwrite`` (see :func:`inspect_target` for links, devices and FIFOs).
 
     >>> check_new_files([Path("/nonexistent/croupier/a.pbn")])
     Traceback (most recent call last):
@@ -145,15 +254,7 @@ def check_new_files(paths: Iterable[Path], *, overwrite: bool = False) -> None:
     croupier.errors.FileFormatError: cannot write '/nonexistent/croupier/a.pbn': ...
     """
     for path in paths:
-        folder = _folder(path)
-        if path.is_dir():
-            raise FileFormatError(f"cannot write {str(path)!r}: it is a folder; give a file name")
-        if not folder.is_dir():
-            raise FileFormatError(
-                f"cannot write {str(path)!r}: folder {str(folder)!r} does not exist"
-            )
-        if path.exists() and not overwrite:
-            raise _exists_error(path)
+        inspect_target(Path(path), overwrite=overwrite)
 
 
 def _temporary_name(name: str) -> str:
@@ -239,31 +340,56 @@ def _clean_once(folder: Path) -> None:
     remove_stale_temporaries(folder)
 
 
-def _create_temporary(path: Path, *, private: bool, readable: bool = False) -> tuple[int, str]:
-    """Create a new, empty temporary next to ``path``; return its descriptor and name.
+def _create_temporary(target: Target, *, private: bool, readable: bool = False) -> tuple[int, str]:
+    """Create a new, empty temporary next to ``target.real``; return its descriptor and name.
 
-    The file is created with its final mode in one system call (``0600`` when
-    ``private``, else ``0666`` less the umask), so it is never more readable
-    than it will be.  ``readable`` opens it for reading too (to rewrite a header).
+    A new file's temporary is created with its final mode in one system call
+    (``0600`` when ``private``, else ``0666`` less the umask), so it is never more
+    readable than it will be.  One that replaces a file is created ``0600``, given the
+    old file's owner and group where the process may, and then the old file's mode
+    (without ``0077`` when ``private``).  ``readable`` opens it for reading too.
     """
-    folder = _folder(path)
+    folder = _folder(target.real)
     flags = (os.O_RDWR if readable else os.O_WRONLY) | os.O_CREAT | os.O_EXCL
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    mode = _PRIVATE_MODE if private else _PUBLIC_MODE
+    old = target.old if target.kind == _REGULAR else None
+    mode = _PRIVATE_MODE if private or old is not None else _PUBLIC_MODE
     while True:
-        tmp = os.path.join(folder, _temporary_name(path.name))
+        tmp = os.path.join(folder, _temporary_name(target.real.name))
         try:
             fd = os.open(tmp, flags, mode)
         except FileExistsError:  # pragma: no cover - 64 random bits collided
             continue
         except OSError as exc:
-            raise _write_error(path, exc) from None
-        return fd, tmp
+            raise _write_error(target.path, exc) from None
+        break
+    if old is not None:
+        try:
+            _take_owner_and_mode(fd, old, private=private)
+        except OSError as exc:
+            os.close(fd)
+            _remove_quietly(tmp)
+            raise _write_error(target.path, exc) from None
+    return fd, tmp
 
 
-def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
-    """Write ``data`` to a new temporary next to ``path`` (see :func:`_create_temporary`)."""
-    fd, tmp = _create_temporary(path, private=private)
+def _take_owner_and_mode(fd: int, old: os.stat_result, *, private: bool) -> None:
+    """Give the file ``fd`` the owner, group and permissions of the file it replaces."""
+    if hasattr(os, "fchown") and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except PermissionError:  # not root: try the group alone (a member may set it)
+            with contextlib.suppress(OSError):
+                os.fchown(fd, -1, old.st_gid)
+    mode = stat.S_IMODE(old.st_mode) & 0o777  # never set-id bits on a file croupier wrote
+    if private:
+        mode &= _PRIVATE_MODE
+    os.fchmod(fd, mode)
+
+
+def _write_temporary(target: Target, data: bytes, *, private: bool) -> str:
+    """Write ``data`` to a new temporary next to ``target`` (see :func:`_create_temporary`)."""
+    fd, tmp = _create_temporary(target, private=private)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -271,11 +397,41 @@ def _write_temporary(path: Path, data: bytes, *, private: bool) -> str:
             os.fsync(handle.fileno())
     except OSError as exc:
         _remove_quietly(tmp)
-        raise _write_error(path, exc) from None
+        raise _write_error(target.path, exc) from None
     except BaseException:
         _remove_quietly(tmp)
         raise
     return tmp
+
+
+def _open_special(target: Target) -> int:
+    """Open a device or FIFO for writing, without creating, truncating or renaming anything."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target.path, flags)
+    except OSError as exc:
+        raise _write_error(target.path, exc) from None
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):  # it was swapped for a file a moment ago
+        os.close(fd)
+        raise FileFormatError(
+            f"cannot write {str(target.path)!r}: it changed from a device to a file while "
+            "croupier was writing; nothing was written"
+        )
+    return fd
+
+
+def _write_special(target: Target, data: bytes) -> None:
+    """Write ``data`` into a device or FIFO, every byte or a one-line error."""
+    fd = _open_special(target)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise _write_error(target.path, exc, "the device may have taken part of it") from None
+    finally:
+        os.close(fd)
 
 
 def _remove_quietly(name: str) -> None:
@@ -292,18 +448,32 @@ def _move_without_overwrite(tmp: str, path: Path) -> None:
     except OSError as exc:
         if exc.errno not in _NO_HARD_LINKS:
             raise
-        if path.exists():  # pragma: no cover - file systems without hard links
+        if os.path.lexists(path):  # pragma: no cover - file systems without hard links
             raise _exists_error(path) from None
         os.replace(tmp, path)  # pragma: no cover
     else:
         _remove_quietly(tmp)
 
 
+def _replace(tmp: str, target: Target) -> None:
+    """Rename ``tmp`` over ``target.real``, unless that is no longer a regular file (or nothing)."""
+    try:
+        now = os.lstat(target.real)
+    except FileNotFoundError:
+        now = None
+    if now is not None and not stat.S_ISREG(now.st_mode):
+        raise FileFormatError(
+            f"cannot write {str(target.path)!r}: it is no longer a regular file "
+            "(replaced a moment ago); nothing was written"
+        )
+    os.replace(tmp, target.real)
+
+
 def _keep_old_version(path: Path) -> str | None:
     """A second name for the file at ``path`` (to put it back on failure), or ``None`` if none."""
     backup = os.path.join(_folder(path), _temporary_name(path.name))
     try:
-        os.link(path, backup)
+        os.link(path, backup, follow_symlinks=False)
     except FileNotFoundError:
         return None
     except OSError as exc:  # pragma: no cover - file systems without hard links
@@ -339,7 +509,10 @@ def write_files_atomically(
     with ``overwrite``, their previous versions put back) and the error is
     raised.  ``private`` is ``True`` (every file ``0600``) or the paths that
     are; ``overwrite`` likewise is ``True`` or the paths that may replace an
-    existing file (the others never do).  A run killed while moving the files
+    existing file (the others never do).  A replaced file keeps its mode (and owner,
+    where the process may); a symbolic link is followed, so its target is replaced
+    and the link stays; a device or FIFO is written into directly, after every
+    regular file is in place.  A run killed while moving the files
     into place can leave part of the set; running it again with
     ``overwrite=`` completes it.
 
@@ -354,43 +527,46 @@ def write_files_atomically(
     ['b.txt']
     """
     items = [(Path(p), d) for p, d in (files.items() if isinstance(files, Mapping) else files)]
+    targets = [(inspect_target(p, overwrite=_applies_to(p, overwrite)), d) for p, d in items]
     seen: set[str] = set()
-    for path, _ in items:
-        key = os.path.abspath(path)
+    for target, _ in targets:
+        key = os.path.abspath(target.real)
         if key in seen:
-            raise FileFormatError(f"{str(path)!r} is given twice; give each file once")
+            raise FileFormatError(f"{str(target.path)!r} is given twice; give each file once")
         seen.add(key)
-    replace = {os.path.abspath(p) for p, _ in items if _applies_to(p, overwrite)}
-    check_new_files([p for p, _ in items if os.path.abspath(p) not in replace])
-    check_new_files([p for p, _ in items if os.path.abspath(p) in replace], overwrite=True)
-    for folder in {os.path.abspath(_folder(p)) for p, _ in items}:
+    stored = [(t, d) for t, d in targets if t.kind != _SPECIAL]
+    for folder in {os.path.abspath(_folder(t.real)) for t, _ in stored}:
         _clean_once(Path(folder))
-    staged: list[tuple[Path, str]] = []
+    staged: list[tuple[Target, str]] = []
     try:
-        for path, data in items:
-            staged.append((path, _write_temporary(path, data, private=_applies_to(path, private))))
-        _move_all(staged, replace=replace, keep_old=len(staged) > 1)
+        for target, data in stored:
+            tmp = _write_temporary(target, data, private=_applies_to(target.path, private))
+            staged.append((target, tmp))
+        _move_all(staged, keep_old=len(staged) > 1)
     finally:
         for _, tmp in staged:
             if os.path.lexists(tmp):
                 _remove_quietly(tmp)
+    for target, data in targets:
+        if target.kind == _SPECIAL:
+            _write_special(target, data)
 
 
-def _move_all(staged: list[tuple[Path, str]], *, replace: set[str], keep_old: bool) -> None:
-    """Move every temporary into place (over the files in ``replace``); undo them on failure."""
+def _move_all(staged: list[tuple[Target, str]], *, keep_old: bool) -> None:
+    """Move every temporary into place (replacing the regular files); undo them on failure."""
     moved: list[tuple[Path, str | None]] = []  # (target, its previous version or None)
     backups: list[str] = []
     try:
-        for path, tmp in staged:
-            overwrite = os.path.abspath(path) in replace
-            old = _keep_old_version(path) if overwrite and keep_old else None
+        for target, tmp in staged:
+            replacing = target.kind == _REGULAR
+            old = _keep_old_version(target.real) if replacing and keep_old else None
             if old is not None:
                 backups.append(old)
-            if overwrite:
-                os.replace(tmp, path)
+            if replacing or target.real != target.path:  # a file, or a dangling link's target
+                _replace(tmp, target)
             else:
-                _move_without_overwrite(tmp, path)
-            moved.append((path, old))
+                _move_without_overwrite(tmp, target.real)
+            moved.append((target.real, old))
     except BaseException as exc:
         for path, old in reversed(moved):
             try:
@@ -402,7 +578,7 @@ def _move_all(staged: list[tuple[Path, str]], *, replace: set[str], keep_old: bo
                 pass
         if isinstance(exc, OSError):
             what = "nothing was changed" if moved else "nothing was written"
-            raise _write_error(staged[len(moved)][0], exc, what) from None
+            raise _write_error(staged[len(moved)][0].path, exc, what) from None
         raise
     finally:
         for backup in backups:
@@ -415,8 +591,10 @@ def write_file(path: Path, data: bytes, *, overwrite: bool = False, private: boo
 
     The file gets the usual permissions (``0666`` less the umask), or ``0600``
     with ``private=True`` (for secret keys: the temporary is ``0600`` from the
-    start).  A failed write (full disk, ...) raises :class:`FileWriteError`
-    and leaves nothing behind.  See the module docstring for an example.
+    start); a file it replaces keeps its mode and owner.  A failed write (full
+    disk, ...) raises :class:`FileWriteError` and leaves nothing behind.  A
+    device or FIFO is written into, never replaced (:func:`inspect_target`).
+    See the module docstring for an example.
     """
     write_files_atomically([(Path(path), data)], overwrite=overwrite, private=private)
 
@@ -431,7 +609,9 @@ class AtomicFile:
     exit and discards on an exception.  :attr:`file` is the open temporary
     (readable and seekable, for writers that fill in a header at the end).
     A failed write or move (full disk, ...) raises :class:`FileWriteError`
-    and leaves nothing behind.
+    and leaves nothing behind.  A device or FIFO (``/dev/null``, a named pipe) is
+    written into directly as the pieces come, and :attr:`file` is then neither
+    readable nor seekable (:func:`inspect_target`); a symbolic link is followed.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -451,10 +631,15 @@ class AtomicFile:
     def __init__(self, path: Path, *, overwrite: bool = False, private: bool = False) -> None:
         self.path = Path(path)
         self.overwrite = overwrite
-        check_new_files([self.path], overwrite=overwrite)
-        _clean_once(_folder(self.path))
-        fd, self.temporary = _create_temporary(self.path, private=private, readable=True)
-        self.file = os.fdopen(fd, "w+b")
+        self.target = inspect_target(self.path, overwrite=overwrite)
+        self.file: IO[bytes]
+        if self.target.kind == _SPECIAL:
+            self.temporary: str | None = None
+            self.file = os.fdopen(_open_special(self.target), "wb")
+        else:
+            _clean_once(_folder(self.target.real))
+            fd, self.temporary = _create_temporary(self.target, private=private, readable=True)
+            self.file = os.fdopen(fd, "w+b")
         self.done = False
 
     def write(self, data: bytes) -> int:
@@ -471,12 +656,15 @@ class AtomicFile:
             return
         try:
             self.file.flush()
-            os.fsync(self.file.fileno())
-            self.file.close()
-            if self.overwrite:
-                os.replace(self.temporary, self.path)
+            if self.temporary is None:
+                self.file.close()
             else:
-                _move_without_overwrite(self.temporary, self.path)
+                os.fsync(self.file.fileno())
+                self.file.close()
+                if self.target.kind == _REGULAR or self.target.real != self.path:
+                    _replace(self.temporary, self.target)
+                else:
+                    _move_without_overwrite(self.temporary, self.path)
         except OSError as exc:
             self.discard()
             raise _write_error(self.path, exc) from None
@@ -486,11 +674,13 @@ class AtomicFile:
         self.done = True
 
     def discard(self) -> None:
-        """Close and remove the temporary; the target is left as it was."""
+        """Close and remove the temporary; the target is left as it was (a device keeps what
+        it was given)."""
         self.done = True
         with contextlib.suppress(OSError):
             self.file.close()
-        _remove_quietly(self.temporary)
+        if self.temporary is not None:
+            _remove_quietly(self.temporary)
 
     def __enter__(self) -> AtomicFile:
         return self
