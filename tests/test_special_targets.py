@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliRunner
 from croupier import files
 from croupier.errors import FileFormatError
 from croupier.files import AtomicFile, ExistingFileError, FileWriteError, write_file
+from tests.conftest import CliRunner
 
 NULL_DEVICE = (1, 3)  # Linux's character devices "null" and "full" (writes fail: ENOSPC)
 FULL_DEVICE = (1, 7)
@@ -88,9 +88,11 @@ def test_a_full_device_is_a_one_line_error_and_stays_a_device(tmp_path: Path) ->
     node = make_device(tmp_path / "myfull", FULL_DEVICE)
     with pytest.raises(FileWriteError, match="no space left on device"):
         write_file(node, b"x" * 100_000, overwrite=True)
-    with pytest.raises(FileWriteError, match="no space left on device"):  # noqa: PT012
-        with AtomicFile(node, overwrite=True) as out:
-            out.write(b"x" * 100_000)
+    with (
+        pytest.raises(FileWriteError, match="no space left on device"),
+        AtomicFile(node, overwrite=True) as out,
+    ):
+        out.write(b"x" * 100_000)
     assert is_char_device(node)
 
 
@@ -234,25 +236,114 @@ def test_a_new_file_through_a_race_never_replaces_a_device(
 
 
 def _inputs(folder: Path, cli: CliRunner) -> None:
-    assert cli(["deal", "--count", "4", "--format", "pbn", "--seed", "in", "--out", str(folder / "in.pbn")]).code == 0  # fmt: skip
+    assert (
+        cli(
+            [
+                "deal",
+                "--count",
+                "4",
+                "--format",
+                "pbn",
+                "--seed",
+                "in",
+                "--out",
+                str(folder / "in.pbn"),
+            ]
+        ).code
+        == 0
+    )
     (folder / "in.txt").write_text("a\nb\nc\nd\n")
     (folder / "s.dl").write_text("produce 2\naction printoneline\n")
-    assert cli(["boards", "new-key", "--event", "E", "--key-file", str(folder / "k.key")]).code == 0  # fmt: skip
+    assert cli(["boards", "new-key", "--event", "E", "--key-file", str(folder / "k.key")]).code == 0
 
 
 #: Each command that writes to a file it is given, with ``{out}`` for that file.
 WRITERS: dict[str, Callable[[Path, str], list[str]]] = {
     "page verify": lambda d, out: ["page", "verify", "-o", out, "--overwrite"],
-    "shuffle --file": lambda d, out: ["shuffle", "--file", str(d / "in.txt"), "-o", out, "--overwrite", "--seed", "s"],  # fmt: skip
-    "shuffle -n": lambda d, out: ["shuffle", "--file", str(d / "in.txt"), "-n", "2", "-o", out, "--overwrite", "--seed", "s"],  # fmt: skip
+    "shuffle --file": lambda d, out: [
+        "shuffle",
+        "--file",
+        str(d / "in.txt"),
+        "-o",
+        out,
+        "--overwrite",
+        "--seed",
+        "s",
+    ],
+    "shuffle -n": lambda d, out: [
+        "shuffle",
+        "--file",
+        str(d / "in.txt"),
+        "-n",
+        "2",
+        "-o",
+        out,
+        "--overwrite",
+        "--seed",
+        "s",
+    ],
     "deal": lambda d, out: ["deal", "--seed", "s", "--out", out, "--overwrite"],
-    "deal pbn": lambda d, out: ["deal", "--seed", "s", "--count", "3", "--format", "pbn", "--out", out, "--overwrite"],  # fmt: skip
+    "deal pbn": lambda d, out: [
+        "deal",
+        "--seed",
+        "s",
+        "--count",
+        "3",
+        "--format",
+        "pbn",
+        "--out",
+        out,
+        "--overwrite",
+    ],
     "convert": lambda d, out: ["convert", str(d / "in.pbn"), out, "--to", "lin", "--overwrite"],
-    "handrecord": lambda d, out: ["handrecord", str(d / "in.pbn"), "--format", "html", "--out", out, "--overwrite"],  # fmt: skip
+    "handrecord": lambda d, out: [
+        "handrecord",
+        str(d / "in.pbn"),
+        "--format",
+        "html",
+        "--out",
+        out,
+        "--overwrite",
+    ],
     "dealer": lambda d, out: ["dealer", str(d / "s.dl"), "-s", "1", "-o", out, "--overwrite"],
-    "boards make": lambda d, out: ["boards", "make", "--event", "E", "--key-file", str(d / "k.key"), "--dv", "1", "--session", "1", "--boards", "1-2", "--out", out, "--overwrite"],  # fmt: skip
-    "bigdeal": lambda d, out: ["bigdeal", "--owner", "t", "--entropy", "a long entropy string nobody knows 91", "-b", "1-2", "-o", out, "--overwrite"],  # fmt: skip
-    "analyze --plot": lambda d, out: ["analyze", "swap-any", "--cards", "3", "--plot", out, "--overwrite"],  # fmt: skip
+    "boards make": lambda d, out: [
+        "boards",
+        "make",
+        "--event",
+        "E",
+        "--key-file",
+        str(d / "k.key"),
+        "--dv",
+        "1",
+        "--session",
+        "1",
+        "--boards",
+        "1-2",
+        "--out",
+        out,
+        "--overwrite",
+    ],
+    "bigdeal": lambda d, out: [
+        "bigdeal",
+        "--owner",
+        "t",
+        "--entropy",
+        "a long entropy string nobody knows 91",
+        "-b",
+        "1-2",
+        "-o",
+        out,
+        "--overwrite",
+    ],
+    "analyze --plot": lambda d, out: [
+        "analyze",
+        "swap-any",
+        "--cards",
+        "3",
+        "--plot",
+        out,
+        "--overwrite",
+    ],
 }
 
 
