@@ -46,6 +46,7 @@ from croupier.cli.options import (
     option,
     out_option,
 )
+from croupier.cli.output import file_or_standard_output
 from croupier.cli.running import (
     INTERRUPTED,
     RunState,
@@ -260,6 +261,7 @@ def deal_command(
     chunk: ChunkOpt = None,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
+    out = file_or_standard_output(out)
     cluster = cluster_request(workers, scheduler, chunk)
     out_format = _resolve_format(fmt, as_json)
     lay = layout(game, players, hands, deck)

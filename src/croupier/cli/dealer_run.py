@@ -400,12 +400,14 @@ def _run(
     seed_text: str | None,
     progress: bool,
 ) -> int:
+    from croupier.cli.output import file_or_standard_output
     from croupier.cli.running import RunState, Sink, stop_on_ctrl_c
     from croupier.files import AtomicFile
     from croupier.simulate.actions import ActionRunner, dealer_summary
 
     fmt, quiet, as_json, dd = values["fmt"], values["quiet"], values["as_json"], values["dd"]
     out, overwrite, plot = values["out"], values["overwrite"], values["plot"]
+    out = file_or_standard_output(out)
     limits = simulation.limits(values["produce"], values["generate"])
     started = time.perf_counter()
     printing = fmt == "dealer" and not as_json

@@ -32,11 +32,40 @@ import io
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from croupier.files import os_error_words
 
-__all__ = ["BUFFER_BYTES", "OutputError", "StandardOutput", "install", "output_failed", "write_fd"]
+__all__ = [
+    "BUFFER_BYTES",
+    "STANDARD_OUTPUT",
+    "OutputError",
+    "StandardOutput",
+    "file_or_standard_output",
+    "install",
+    "output_failed",
+    "write_fd",
+]
+
+STANDARD_OUTPUT = "-"
+"""What ``--out``/``-o`` (and every file argument that is written) takes for standard output."""
+
+PathT = TypeVar("PathT", bound=str | os.PathLike[str])
+
+
+def file_or_standard_output(out: PathT | None) -> PathT | None:
+    """``out`` as given, or ``None`` (standard output) for ``-``, as every command reads ``-o -``.
+
+    >>> from pathlib import Path
+    >>> file_or_standard_output(Path("-")), file_or_standard_output("deals.pbn")
+    (None, 'deals.pbn')
+
+    A file that is really named ``-`` is written by giving its whole path (``$PWD/-``).
+    """
+    if out is None:
+        return None
+    return None if str(out) == STANDARD_OUTPUT else out
+
 
 BUFFER_BYTES = 1 << 16
 """Bytes gathered before a write to the operating system (64 KiB)."""

@@ -34,6 +34,7 @@ from croupier.cli.options import (
     option,
     out_option,
 )
+from croupier.cli.output import file_or_standard_output
 from croupier.decks import make_deck
 from croupier.errors import (
     CroupierError,
@@ -421,6 +422,7 @@ def _shuffle_whole_file(opts: _ShuffleOptions, file: str) -> None:
             "--entropy does not apply to the file shuffle (it keys its streams with 256 "
             "bits); give a named --method (such as fisher-yates) to shuffle lines with it"
         )
+    out = file_or_standard_output(opts.out_path)
     if opts.method_name == KEYS:
         if opts.as_json or opts.zero or opts.head_count is not None:
             raise CroupierError(
@@ -428,12 +430,12 @@ def _shuffle_whole_file(opts: _ShuffleOptions, file: str) -> None:
                 "(croupier-extshuffle/1); leave out --method"
             )
         shuffle_file_cmd.shuffle_big_file(
-            file, opts.out_path, memory=opts.memory, records=opts.records, seed=opts.seed,
+            file, out, memory=opts.memory, records=opts.records, seed=opts.seed,
             overwrite=opts.overwrite, quiet=opts.quiet, bits=opts.bits,
         )  # fmt: skip
         return
     shuffle_file_cmd.shuffle_records_command(
-        file, opts.out_path, memory=opts.memory, records=opts.records, zero=opts.zero,
+        file, out, memory=opts.memory, records=opts.records, zero=opts.zero,
         head_count=opts.head_count, seed=opts.seed, overwrite=opts.overwrite, quiet=opts.quiet,
         bits=opts.bits, as_json=opts.as_json,
     )  # fmt: skip

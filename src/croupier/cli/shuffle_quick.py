@@ -67,10 +67,11 @@ def run_quick(argv: Sequence[str]) -> int | None:
     from croupier.cli.quick_run import run_guarded
 
     def run() -> int:
+        from croupier.cli.output import file_or_standard_output
         from croupier.cli.shuffle_file_cmd import shuffle_records_command
 
         shuffle_records_command(
-            values["file"], values["out_path"], memory=values["memory"],
+            values["file"], file_or_standard_output(values["out_path"]), memory=values["memory"],
             records=values["records"], zero=values["zero"], head_count=values["head_count"],
             seed=values["seed"], overwrite=values["overwrite"], quiet=values["quiet"],
             bits=values["bits"], as_json=False,

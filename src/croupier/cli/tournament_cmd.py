@@ -29,6 +29,7 @@ from croupier.cli.options import (
     option,
     out_option,
 )
+from croupier.cli.output import file_or_standard_output
 from croupier.cli.page_cmd import check_verify_page, write_verify_page
 from croupier.errors import CroupierError, SeedError
 from croupier.files import write_file
@@ -338,6 +339,7 @@ def bigdeal(
     quiet: QuietOpt = False,
 ) -> None:
     """Deal boards exactly as Big Deal 2.0 does."""
+    out = file_or_standard_output(out)
     if (hash_hex is None) == (entropy is None):
         raise SeedError(
             "give exactly one seed: --hash HEX40 or one or more --entropy TEXT "
@@ -709,6 +711,7 @@ def boards_make(
       croupier boards make --event "Club Cup" --key-file cup.key --dv "15234.56" \\
           --session 1 --boards 1-16 --out cup1.pbn
     """
+    out = file_or_standard_output(out)
     parsed = _plan(plan)
     numbers = _session_boards(parsed, boards, session)
     key = read_key_file(key_file)
