@@ -19,9 +19,9 @@ import io
 import json
 import os
 import pickle
+import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -45,18 +45,37 @@ DEALS = deal_array(4, seed="limits")
 CROUPIER = Path(sys.executable).with_name("croupier")
 
 
-def timed(seconds: float, call: Callable[[], T]) -> T:
-    """``call()``, which must answer within ``seconds`` of this process's CPU time.
+HANG_FACTOR = 6
+"""A watchdog fires only after this many times a call's usual bound, and never before
+:data:`HANG_MINIMUM` seconds: it catches a hang, never a slow or busy machine."""
+HANG_MINIMUM = 60.0
 
-    Generous bounds, to catch a hang or work that grows faster than the input, not
-    a benchmark; CPU time, not the clock, so a busy machine does not fail them.
+
+class _Hang(BaseException):
+    """Raised by the watchdog inside a call that hangs (no ``except Exception`` stops it)."""
+
+
+def timed(seconds: float, call: Callable[[], T]) -> T:
+    """``call()``, stopped by a watchdog if it hangs (no assertion on time taken).
+
+    ``seconds`` is what the call usually needs at most on a quiet machine; the watchdog
+    fires at ``HANG_FACTOR`` times that and no sooner than ``HANG_MINIMUM`` seconds, so
+    it only catches a hang or work that grows without bound, never a loaded machine.
     """
-    started = time.process_time()
+    limit = max(HANG_MINIMUM, HANG_FACTOR * seconds)
+
+    def expire(signum: int, frame: object) -> None:
+        raise _Hang
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         return call()
+    except _Hang:
+        raise AssertionError(f"still running after {limit:.0f} s: a hang") from None
     finally:
-        took = time.process_time() - started
-        assert took < seconds, f"took {took:.1f} s"
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def refusal(seconds: float, call: Callable[[], object]) -> str:
