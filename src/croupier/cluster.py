@@ -140,6 +140,21 @@ def _quiet_logs() -> Iterator[None]:
             logging.getLogger(name).setLevel(level)
 
 
+def _check_address(scheduler: str) -> None:
+    """Refuse a ``scheduler=`` that is no address before a ``Client`` is made: Dask's
+    ``Client`` raises ``ValueError`` for one, and the half-made client then blocks for
+    seconds while it is collected."""
+    comm = importlib.import_module("distributed.comm")
+    try:
+        protocol, _ = comm.parse_address(scheduler)
+        if protocol in {"tcp", "tls", "ws", "wss"}:
+            comm.get_address_host_port(scheduler)
+    except ValueError as exc:  # no port, a port that is no number
+        raise ClusterError(
+            f"scheduler={scheduler!r} is not an address such as 'tcp://host:8786' ({exc})"
+        ) from None
+
+
 @contextlib.contextmanager
 def open_client(
     *,
@@ -181,6 +196,8 @@ def open_client(
         yield client
         return
     distributed = require_distributed()
+    if scheduler is not None:
+        _check_address(scheduler)
     with _quiet_logs(), contextlib.ExitStack() as stack:
         if workers is not None:
             # the scheduler's HTTP server (no dashboard) moves off a busy port: no news

@@ -20,6 +20,10 @@ An entry is ``name: Entry(module, attribute, summary, group)``:
 * 2 — bad input or a usage error: one line ``error: ...`` on stderr (a traceback
   only with ``croupier --debug ...``).
 
+Every ``error:`` and ``warning:`` line goes through :func:`croupier.cli.failures.one_line`,
+which hides key material (:func:`croupier.cli.secrets_mask.mask_secrets`): a key given to
+the wrong argument is never echoed, also not by a usage error (``Invalid value for ...``).
+
 >>> sorted(COMMANDS)[:4]
 ['analyze', 'apply', 'bigdeal', 'boards']
 >>> COMMANDS["deal"].module
@@ -370,5 +374,5 @@ def _output_error(exc: OSError) -> int:
     """Report that standard output could not be written; drop the rest of it."""
     output_failed()
     reason = exc.describe() if isinstance(exc, OutputError) else describe_os_error(exc)
-    print(f"error: {reason}", file=sys.stderr)
+    print(f"error: {_one_line(reason)}", file=sys.stderr)
     return 2

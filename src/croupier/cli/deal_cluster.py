@@ -23,6 +23,7 @@ from croupier.cli.running import (
     progress_wanted,
     stop_on_ctrl_c,
 )
+from croupier.cli.secrets_mask import mask_secrets
 from croupier.errors import CroupierError
 from croupier.runs import DealRequest
 from croupier.runs.dealers import bulk_kernel
@@ -103,7 +104,7 @@ def deal_on_cluster(
     if manifest is None:
         typer.echo(
             f"warning: interrupted by Ctrl-C; the chunks written so far are kept: run the "
-            f"same command again to finish {str(folder)!r}",
+            f"same command again to finish {mask_secrets(repr(str(folder)))}",
             err=True,
         )
         raise typer.Exit(INTERRUPTED)

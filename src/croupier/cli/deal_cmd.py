@@ -56,6 +56,7 @@ from croupier.cli.running import (
     stdout_bytes,
     stop_on_ctrl_c,
 )
+from croupier.cli.secrets_mask import mask_secrets
 from croupier.dealing import ALGORITHM_ID, DEFAULT_SCHEME, GAMES, METHODS
 from croupier.errors import CroupierError
 from croupier.files import AtomicFile
@@ -318,7 +319,7 @@ def deal_command(
         place = (
             "to standard output, which ends after the last whole deal"
             if out is None
-            else f"to {str(out)!r}, a complete, valid {out_format} file"
+            else f"to {mask_secrets(repr(str(out)))}, a complete, valid {out_format} file"
         )
         typer.echo(
             f"warning: interrupted by Ctrl-C: wrote {result.written:,} of {count:,} deals {place}",

@@ -59,7 +59,9 @@ def main() -> None:
         output.output_failed()
     except OSError as exc:
         output.output_failed()  # reported once: the rest is dropped, so exit cannot fail again
+        from croupier.cli.failures import one_line
+
         failure = output.OutputError(exc.errno, exc.strerror)
-        print(f"error: {failure.describe()}", file=sys.stderr)
+        print(f"error: {one_line(failure.describe())}", file=sys.stderr)
         code = code or 2
     sys.exit(code)

@@ -1,5 +1,9 @@
 """How the program words what went wrong: one bounded line, and parameter names as flags.
 
+Every error and warning line the program prints goes through :func:`one_line`, so every
+one of them hides key material the same way (:func:`croupier.cli.secrets_mask.mask_secrets`):
+a secret key given to the wrong argument is never echoed back.
+
 Kept apart from :mod:`croupier.cli.app` (which needs Typer) so that a command
 run without Typer (``croupier dealer``'s quick path) reports its errors in the
 same words.
@@ -16,7 +20,9 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-__all__ = ["MESSAGE_LIMIT", "as_flags", "one_line"]
+from croupier.cli.secrets_mask import mask_secrets
+
+__all__ = ["MESSAGE_LIMIT", "as_flags", "mask_secrets", "one_line"]
 
 MESSAGE_LIMIT = 600
 """The longest error or warning line the program prints (characters)."""
@@ -26,14 +32,19 @@ def one_line(text: str) -> str:
     r"""A message as one bounded, printable line.
 
     White space runs become one space, other control characters are shown
-    escaped (a message can quote hostile input), and a message longer than
-    :data:`MESSAGE_LIMIT` is cut in the middle.
+    escaped (a message can quote hostile input), whatever may be key material is
+    hidden (:func:`~croupier.cli.secrets_mask.mask_secrets`; before the cut, so no
+    half of a key survives it), and a message longer than :data:`MESSAGE_LIMIT`
+    is cut in the middle.
 
     >>> len(one_line("x" * 5000)) <= MESSAGE_LIMIT
     True
+    >>> one_line("bad deal number '" + "9f" * 32 + "'; expected a number")
+    "bad deal number '<64 hex digits hidden>'; expected a number"
     """
     text = " ".join(text.split())
     text = "".join(repr(c)[1:-1] if unicodedata.category(c).startswith("C") else c for c in text)
+    text = mask_secrets(text)
     if len(text) > MESSAGE_LIMIT:
         half = (MESSAGE_LIMIT - 5) // 2
         text = f"{text[:half]} ... {text[-half:]}"

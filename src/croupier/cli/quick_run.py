@@ -5,7 +5,9 @@ program's error policy but without Typer.
 prints for it: one ``error:`` line and exit code 2 for bad input, 130 after Ctrl-C,
 a quiet end when the reader of standard output goes away, the library's warnings
 once each as ``warning:`` lines (none with ``--quiet``), and standard output flushed
-and checked before a successful exit.
+and checked before a successful exit.  Every line goes through
+:func:`croupier.cli.failures.one_line`, so key material is hidden as on the full
+command line.
 
 >>> from croupier.errors import CroupierError
 >>> def bad() -> int:
@@ -60,7 +62,7 @@ def run_guarded(call: Callable[[], int], *, quiet: bool, flags: Mapping[str, str
             code = 0
         except OutputError as exc:
             output_failed()
-            _stderr(f"error: {exc.describe()}")
+            _stderr(f"error: {one_line(exc.describe())}")
             code = 2
         except (OSError, UnicodeError) as exc:
             _stderr(f"error: {one_line(describe_os_error(exc))}")
@@ -76,7 +78,7 @@ def run_guarded(call: Callable[[], int], *, quiet: bool, flags: Mapping[str, str
         except OSError as exc:
             output_failed()
             reason = exc.describe() if isinstance(exc, OutputError) else describe_os_error(exc)
-            _stderr(f"error: {reason}")
+            _stderr(f"error: {one_line(reason)}")
             return 2
     return code
 

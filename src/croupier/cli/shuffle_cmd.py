@@ -35,6 +35,7 @@ from croupier.cli.options import (
     out_option,
 )
 from croupier.cli.output import file_or_standard_output
+from croupier.cli.secrets_mask import mask_secrets
 from croupier.decks import make_deck
 from croupier.errors import (
     CroupierError,
@@ -554,7 +555,7 @@ def _print_notes(
 ) -> None:
     """The warnings and the note on the method and the source, on stderr."""
     for w in warnings:
-        typer.echo(f"warning: {w}", err=True)
+        typer.echo(f"warning: {mask_secrets(w)}", err=True)
     why = ""
     if opts.method_name == AUTO:  # say which side of the size rule this run fell on
         side = "up to" if chosen.name == "lehmer" else "more than"
