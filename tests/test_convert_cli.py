@@ -489,9 +489,10 @@ def test_dup_and_dlm_need_numbered_complete_boards(cli: CliRunner, tmp_path: Pat
     assert result.code == 2 and "board 5" in result.err and "partial deal" in result.err
     assert not (tmp_path / "p.dlm").exists()
     empty = _write(tmp_path, "empty.pbn", "")
-    assert _json_out(cli, [str(empty)]) == {"boards": [], "skipped": []}
-    result = cli(["convert", str(empty), str(tmp_path / "empty.dup")])
-    assert result.code == 2 and "no boards" in result.err
+    for target in ("empty.dup", "empty.json"):
+        result = cli(["convert", str(empty), str(tmp_path / target)])
+        assert result.code == 2 and "no boards to convert" in result.err
+        assert not (tmp_path / target).exists()
 
 
 # ----------------------------------------------------------------------------------- errors

@@ -207,7 +207,7 @@ def test_handrecord_takes_event_and_date_from_pbn_tags(cli: CliRunner, folder: P
     page = _ok(cli, ["handrecord", "s.pbn"])
     assert "<title>Tuesday Pairs</title>" in page and "<h1>Tuesday Pairs</h1>" in page
     page = _ok(cli, ["handrecord", "s.pbn", "-e", "Other", "--date", "2024-05-07"])
-    assert "<h1>Other</h1>" in page and "2024-05-07 · Boards 1-8" in page
+    assert "<h1>Other</h1>" in page and "<bdi>2024-05-07</bdi> · Boards 1-8" in page
 
 
 def _verify_line(text: str) -> list[str]:

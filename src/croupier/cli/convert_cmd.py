@@ -30,6 +30,7 @@ from croupier import __version__
 from croupier.boards import MAX_BOARD, Hands, dealer, vulnerability
 from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt
 from croupier.cli.running import is_terminal
+from croupier.cli.secrets_mask import mask_secrets
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import check_new_files, read_bounded, write_file
 from croupier.formats.board_files import (
@@ -80,7 +81,7 @@ them with a header, double-dummy tables and par).
 
 Games that cannot be read are skipped, one warning line each on stderr
 (--strict: any skip is an error and nothing is written; --quiet: no warning
-and no summary line).  Partial deals
+and no summary line); IN with no board to write is an error.  Partial deals
 stay partial (pbn, lin, csv, json, lines hold them); DUP and DLM hold only
 complete deals with consecutive board numbers: --renumber (or
 --first-board N) numbers the boards 1.. (N..) in file order, the standard
@@ -361,6 +362,10 @@ def convert(
         source_path, source_fmt, source, strict=strict, first_board=first_board,
         renumber_boards=renumber_boards,
     )  # fmt: skip
+    if not records:
+        for line in [] if quiet or as_json else _warning_lines(source, contents.skipped, []):
+            typer.echo(mask_secrets(line), err=True)
+        raise CroupierError(f"no boards to convert: {_why_empty(source, contents)}")
     data, lost = _render(records, target_fmt, record_fmt, source, contents.skipped, lf=lf)
     if target is None:
         sys.stdout.flush()
@@ -385,10 +390,22 @@ def convert(
         typer.echo(envelope_json("convert", report))
     elif not quiet:
         for line in _warning_lines(source, contents.skipped, lost):
-            typer.echo(line, err=True)
+            typer.echo(mask_secrets(line), err=True)
         written = f"standard output ({target_name})" if target is None else str(target)
         counts = {"skipped": len(contents.skipped), "partial": partial, "repeats": repeats}
         typer.echo(summary_line(source, len(contents.records), written, **counts), err=True)
+
+
+def _why_empty(source: str, contents: BoardFileContents) -> str:
+    """Why IN gave no board: every game skipped, or none there.
+
+    >>> _why_empty("x.pbn", BoardFileContents([], []))
+    'x.pbn holds no games'
+    """
+    count = len(contents.skipped)
+    if count:
+        return f"{count} game{'s' if count != 1 else ''} skipped in {source}, none read"
+    return f"{source} holds no games"
 
 
 def _read_records(

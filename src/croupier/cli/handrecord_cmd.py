@@ -27,6 +27,7 @@ from typing import Annotated, Any
 import typer
 
 from croupier.boards import MAX_BOARD
+from croupier.cli.failures import as_flags
 from croupier.cli.options import (
     JsonOpt,
     OverwriteOpt,
@@ -35,7 +36,9 @@ from croupier.cli.options import (
     option,
     out_option,
 )
+from croupier.cli.output import file_or_standard_output
 from croupier.cli.running import is_terminal
+from croupier.cli.secrets_mask import mask_secrets
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import check_new_files, read_bounded, write_file
 from croupier.formats.board_files import (
@@ -60,6 +63,15 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 _READ_FORMATS = ("pbn", "lin", "dup", "dlm", "csv", "json", "lines")
 _MAX_SKIP_LINES = 10
+#: The flags that give the parameters of
+#: :func:`croupier.tournament.provenance.boards_provenance`, named in its errors.
+_PROVENANCE_FLAGS = {
+    "event": "--event",
+    "commitment_hex": "--commitment",
+    "delayed_value": "--dv",
+    "session": "--session",
+    "plan": "--plan",
+}
 
 HANDRECORD_HELP = f"""\
 Make a printable hand record of board files: an HTML page or a PDF.
@@ -71,8 +83,9 @@ ten), its number, dealer, vulnerability and each hand's high-card points;
 its format from the extension or --from ('-': standard input, with
 --from); several files make one record.
 The record's format comes from --out (.html or .pdf) or --format; without
---out it goes to standard output (with --out, a note on stderr says what was
-written; --quiet leaves it and the warnings out).  PDF needs the pdf extra.
+--out (or with --out -) it goes to standard output (with --out FILE, a note
+on stderr says what was written; --quiet leaves it and the warnings out).
+PDF needs the pdf extra.  Files with no board at all are an error.
 
 The header gives the event (--event, or the PBN file's Event tag), session,
 date and boards.  For boards dealt under a commitment give what was
@@ -245,16 +258,33 @@ def _provenance(
     numbers = [b.number for b in record.boards]
     consecutive = bool(numbers) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
     assert dv is not None and session is not None
-    made = boards_provenance(
-        record.event,
-        commitment,
-        dv,
-        session,
-        plan=BoardPlan.parse(plan) if plan is not None else None,
-        boards=range(numbers[0], numbers[-1] + 1) if consecutive else None,
-        files=names,
-    )
+    try:
+        made = boards_provenance(
+            record.event,
+            commitment,
+            dv,
+            session,
+            plan=BoardPlan.parse(plan) if plan is not None else None,
+            boards=range(numbers[0], numbers[-1] + 1) if consecutive else None,
+            files=names,
+        )
+    except CroupierError as exc:
+        raise _with_flags(exc) from None
     return made, None
+
+
+def _with_flags(exc: CroupierError) -> CroupierError:
+    """``exc`` naming the flags the library's message gives as parameters (``--commitment``).
+
+    >>> from croupier.errors import VerificationError
+    >>> _with_flags(VerificationError("commitment_hex= must be the 64 hex digits"))
+    VerificationError('--commitment must be the 64 hex digits')
+    """
+    message = as_flags(str(exc), _PROVENANCE_FLAGS)
+    try:
+        return type(exc)(message)
+    except TypeError:  # an error class that takes more than its message
+        return CroupierError(message)
 
 
 def _warnings(skipped: list[SkippedGame], source: str) -> list[str]:
@@ -328,12 +358,17 @@ def handrecord(
     quiet: QuietOpt = False,
 ) -> None:
     """Make a printable hand record of board files: an HTML page or a PDF."""
+    out = file_or_standard_output(out)  # -o -: standard output, as without --out
     kind = record_format(fmt.value if fmt is not None else None, out)
     _check_destination(kind, out, as_json=as_json)
     formats = [_input_format(from_fmt, path) for path in files]
     if out is not None:
         _check_out_file(files, out, overwrite=overwrite)
     inputs = _read_inputs(files, formats, strict)
+    if not inputs.records:
+        for line in [] if quiet else inputs.warnings:
+            typer.echo(mask_secrets(line), err=True)
+        raise CroupierError(f"no boards to print: {_why_empty(files, inputs)}")
     record = _make_record(
         inputs, files, event=event, session=session, date=date, commitment=commitment,
         dv=dv, plan=plan, sqd=sqd, dd=dd,
@@ -341,7 +376,7 @@ def handrecord(
     chosen = per_page if per_page is not None else default_per_page(record)
     data = render_hand_record(record, kind, per_page=chosen, paper=paper.value)
     for line in [] if quiet else inputs.warnings:
-        typer.echo(line, err=True)
+        typer.echo(mask_secrets(line), err=True)
     _write_output(
         data, record, out, kind=kind, paper=paper, per_page=chosen, files=files,
         skipped=inputs.skipped, overwrite=overwrite, as_json=as_json, quiet=quiet,
@@ -470,6 +505,22 @@ def _read_inputs(files: list[Path], formats: list[BoardFormat], strict: bool) ->
             "(split the files)"
         )
     return inputs
+
+
+def _why_empty(files: list[Path], inputs: _Inputs) -> str:
+    """Why the files gave no board: every game skipped, or none there.
+
+    >>> _why_empty([Path("a.pbn")], _Inputs(skipped=[{}, {}]))
+    "2 games skipped in 'a.pbn', none read"
+    >>> _why_empty([Path("a.pbn"), Path("b.lin")], _Inputs())
+    "'a.pbn' and 'b.lin' hold no games"
+    """
+    names = [repr(str(f)) for f in files[:3]] + (["..."] if len(files) > 3 else [])
+    given = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    count = len(inputs.skipped)
+    if count:
+        return f"{count} game{'s' if count != 1 else ''} skipped in {given}, none read"
+    return f"{given} {'holds' if len(files) == 1 else 'hold'} no games"
 
 
 def _note_written(out: Path, count: int, pages: int, paper: Paper) -> None:

@@ -17,6 +17,8 @@ True
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,11 +26,19 @@ from typing import Annotated, Any
 import typer
 
 from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt, out_option
+from croupier.cli.output import file_or_standard_output
 from croupier.errors import CroupierError
 from croupier.files import ExistingFileError, check_new_files, write_file
 from croupier.formats.envelope import envelope_json
 
-__all__ = ["app", "check_verify_page", "page_verify", "verify_page", "write_verify_page"]
+__all__ = [
+    "app",
+    "check_verify_page",
+    "page_verify",
+    "sha256sum_line",
+    "verify_page",
+    "write_verify_page",
+]
 
 PAGE_HELP = """\
 Web pages that work offline, with no server.
@@ -77,6 +87,24 @@ def write_verify_page(path: Path, *, overwrite: bool = False) -> dict[str, Any]:
     return {"file": str(path), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
+def sha256sum_line(digest: str, name: str) -> str:
+    r"""The line ``sha256sum`` prints for file ``name``, which ``sha256sum -c`` reads back.
+
+    ``HASH  NAME``; as GNU coreutils writes it, a name with a backslash, a
+    newline or a carriage return has them as ``\\``, ``\n`` and ``\r``, and the
+    line starts with a backslash.
+
+    >>> sha256sum_line("ab12", "verify.html")
+    'ab12  verify.html'
+    >>> print(sha256sum_line("ab12", "C:\\pages\\new\nline\r.html"))
+    \ab12  C:\\pages\\new\nline\r.html
+    """
+    if not any(c in name for c in "\\\n\r"):
+        return f"{digest}  {name}"
+    escaped = name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+    return f"\\{digest}  {escaped}"
+
+
 @app.command("verify")
 def page_verify(
     out: Annotated[Path, out_option("Write the page to FILE, like verify.html.")],
@@ -94,21 +122,48 @@ def page_verify(
     file, the board and the hands that differ.
 
     The page's SHA-256 (publish it with the page) is printed on standard
-    output as sha256sum prints it; what was written is a note on stderr.
+    output as sha256sum prints it (sha256sum -c checks a copy against it;
+    a name with a backslash or a line break is escaped as sha256sum does);
+    what was written is a note on stderr.  --out - writes the page itself
+    to standard output (its SHA-256 then in the note on stderr).
 
     \b
     Examples:
       croupier page verify --out verify.html
       croupier page verify --out /media/usb/verify.html --overwrite --json
     """
+    if file_or_standard_output(out) is None:  # -o -: the page itself on standard output
+        _page_to_standard_output(as_json=as_json, quiet=quiet)
+        return
     done = write_verify_page(out, overwrite=overwrite)
     if as_json:
         typer.echo(envelope_json("page verify", {"page": "verify", **done}))
         return
-    typer.echo(f"{done['sha256']}  {out}")
+    # as bytes: a name that is not UTF-8 is printed as the file system spells it
+    sys.stdout.flush()
+    sys.stdout.buffer.write(os.fsencode(sha256sum_line(done["sha256"], str(out))) + b"\n")
+    sys.stdout.buffer.flush()
     if not quiet:
         typer.echo(
             f"wrote {out} ({done['bytes']:,} bytes): open it in a browser; it works offline, "
             "with no server",
+            err=True,
+        )
+
+
+def _page_to_standard_output(*, as_json: bool, quiet: bool) -> None:
+    """The page on standard output (``--out -``), its SHA-256 in the note on stderr."""
+    if as_json:
+        raise CroupierError(
+            "--json prints a report on standard output; give --out, the file to write"
+        )
+    data = verify_page()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    if not quiet:
+        typer.echo(
+            f"wrote the verification page to standard output ({len(data):,} bytes, SHA-256 "
+            f"{hashlib.sha256(data).hexdigest()})",
             err=True,
         )

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from croupier.errors import FileFormatError
 from croupier.formats.hand_record_model import (
+    BIDI_CONTROLS,
     DD_ROWS,
     HAND_RECORD_FORMATS,
     MAX_PER_PAGE,
@@ -36,6 +37,7 @@ from croupier.formats.hand_record_model import (
     DoubleDummy,
     HandRecord,
     HandRecordBoard,
+    MissingGlyphsWarning,
     ParContract,
     PdfUnavailable,
     Provenance,
@@ -43,9 +45,11 @@ from croupier.formats.hand_record_model import (
     check_layout,
     default_per_page,
     hand_hcp,
+    shown_text,
 )
 
 __all__ = [
+    "BIDI_CONTROLS",
     "DD_ROWS",
     "HAND_RECORD_FORMATS",
     "MAX_PER_PAGE",
@@ -56,6 +60,7 @@ __all__ = [
     "DoubleDummy",
     "HandRecord",
     "HandRecordBoard",
+    "MissingGlyphsWarning",
     "ParContract",
     "PdfUnavailable",
     "Provenance",
@@ -64,6 +69,7 @@ __all__ = [
     "default_per_page",
     "hand_hcp",
     "render_hand_record",
+    "shown_text",
 ]
 
 
@@ -74,7 +80,11 @@ def render_hand_record(
 
     ``per_page`` boards go on one printed page (default :func:`default_per_page`)
     on ``paper`` (``a4`` or ``letter``).  PDF needs the extra ``pdf`` (fpdf2);
-    without it the error names the extra to install.
+    without it the error names the extra to install.  Control characters and
+    bidirectional overrides in the header's text show as U+FFFD
+    (:func:`shown_text`); characters the PDF's font has no glyph for (CJK,
+    Arabic, emoji ...) show as ``?``, and a :class:`MissingGlyphsWarning` names
+    them (:func:`croupier.formats.hand_record_pdf.render_pdf` returns them).
 
     >>> page = render_hand_record(HandRecord((), event="Cup"), "html")
     >>> page.startswith(b"<!DOCTYPE html>"), b"<title>Cup</title>" in page

@@ -16,6 +16,14 @@ keeps each board on one page, puts ``per_page`` boards on a sheet of A4 or
 Letter and repeats the title at the head of every sheet.  Everything is in the
 one file (inline CSS, no scripts, no fonts to fetch), so it works offline.
 
+What the files and options say (event, session, date, file names) is shown
+as text, never as markup: it is escaped, its control characters and
+bidirectional overrides show as U+FFFD
+(:func:`~croupier.formats.hand_record.shown_text`), and a value that shares
+a line with other text is isolated in a ``<bdi>`` element, so a session name
+in Hebrew or Arabic reads right to left without turning the rest of its line
+around.
+
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.boards import Board
 >>> page = format_hand_record_html([Board.standard(1, goedel_unrank(0))], title="Club <pairs>")
@@ -37,6 +45,7 @@ from croupier.formats.hand_record_model import (
     HandRecordBoard,
     board_range_text,
     check_layout,
+    shown_text,
 )
 from croupier.seats import SEATS, Seat
 
@@ -97,6 +106,20 @@ table.dd tbody th { border-right: 1px solid var(--line); }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 """
+
+
+def _text(value: str) -> str:
+    r"""``value`` as page text: escaped, control and bidi-override characters as U+FFFD.
+
+    >>> _text("<b>\x1b\u202e") == "&lt;b&gt;\ufffd\ufffd"
+    True
+    """
+    return html.escape(shown_text(value))
+
+
+def _isolated(value: str) -> str:
+    """``value`` as page text in a ``<bdi>`` of its own (its direction cannot reach out)."""
+    return f"<bdi>{_text(value)}</bdi>"
 
 
 def _hand_html(board: HandRecordBoard, seat: int) -> str:
@@ -190,12 +213,13 @@ def _board_html(record: HandRecord, ids: list[str], i: int) -> str:
 
 
 def _header_html(record: HandRecord, ids: list[str]) -> str:
-    parts = [f"<h1>{html.escape(record.title)}</h1>"]
-    details = record.details()
+    parts = [f"<h1>{_text(record.title)}</h1>"]
+    given = [v for v in (record.session, record.date) if v]  # the text the files gave
+    details = [_isolated(v) for v in given] + [_text(d) for d in record.details()[len(given) :]]
     if details:
-        parts.append(f'<p class="details">{html.escape(" · ".join(details))}</p>')
+        parts.append(f'<p class="details">{" · ".join(details)}</p>')
     if record.provenance is not None:
-        lines = "".join(f"<p>{html.escape(line)}</p>" for line in record.provenance.lines())
+        lines = "".join(f"<p>{_text(line)}</p>" for line in record.provenance.lines())
         parts.append(f'<div class="provenance">{lines}</div>')
     if record.boards:
         links = " ".join(
@@ -224,7 +248,7 @@ def hand_record_html(record: HandRecord, *, per_page: int = 6, paper: str = "a4"
         shown = record.boards[start:stop]
         word = "Board" if len(shown) == 1 else "Boards"
         numbers = board_range_text([b.number for b in shown])
-        running = html.escape(f"{title} · {word} {numbers}")
+        running = f"{_isolated(title)} · {word} {numbers}"
         body = "\n".join(_board_html(record, ids, i) for i in range(start, stop))
         cls = "page one" if per_page == 1 else "page"
         pages.append(f'<div class="{cls}">\n<p class="running">{running}</p>\n{body}\n</div>')
@@ -234,7 +258,7 @@ def hand_record_html(record: HandRecord, *, per_page: int = 6, paper: str = "a4"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="generator" content="croupier">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+        f"<title>{_text(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
         + _header_html(record, ids)
         + "\n<main>\n"
         + "\n".join(pages)

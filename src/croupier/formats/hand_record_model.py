@@ -15,6 +15,7 @@ draw it, and :mod:`croupier.formats.hand_record` is the face of the three (its
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
@@ -27,6 +28,7 @@ from croupier.formats.records import BoardRecord
 from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
+    "BIDI_CONTROLS",
     "DD_ROWS",
     "HAND_RECORD_FORMATS",
     "MAX_PER_PAGE",
@@ -37,6 +39,7 @@ __all__ = [
     "DoubleDummy",
     "HandRecord",
     "HandRecordBoard",
+    "MissingGlyphsWarning",
     "ParContract",
     "PdfUnavailable",
     "Provenance",
@@ -44,6 +47,8 @@ __all__ = [
     "check_layout",
     "default_per_page",
     "hand_hcp",
+    "missing_glyphs_message",
+    "shown_text",
 ]
 
 #: The file formats a hand record is written in.
@@ -59,6 +64,15 @@ STRAIN_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "
 #: The order in which printed double-dummy tables list the declarers (partners together).
 DD_ROWS: Final[tuple[Seat, ...]] = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 
+#: The bidirectional formatting characters that reorder the text after them: the
+#: embeddings and overrides U+202A-U+202E (LRE, RLE, PDF, LRO, RLO) and the isolates
+#: U+2066-U+2069 (LRI, RLI, FSI, PDI).
+BIDI_CONTROLS: Final = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+#: What a hand record shows in place of a control character: U+FFFD, the replacement character.
+REPLACEMENT_CHARACTER: Final = "\ufffd"
+#: The most characters a warning about missing glyphs names one by one.
+MAX_NAMED_GLYPHS: Final = 10
+
 Strain = Literal["S", "H", "D", "C", "NT"]
 
 _POINTS = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
@@ -73,6 +87,65 @@ def hand_hcp(cards: Sequence[Card]) -> int:
     10
     """
     return sum(_POINTS.get(card.rank, 0) for card in cards)
+
+
+def shown_text(text: str) -> str:
+    r"""``text`` (an event name, a date, a file name) as a hand record shows it.
+
+    Control characters (C0 and C1: NUL, ESC, DEL ... but not tab and newline)
+    and the bidirectional controls of :data:`BIDI_CONTROLS` would act on the
+    page instead of being read: an escape sequence, a right-to-left override
+    that turns the rest of a line around.  Each becomes U+FFFD (the
+    replacement character), so the reader sees that something was there.  The
+    text is also put in Unicode's composed form (NFC): an ``e`` followed by a
+    combining acute is ``é``.
+
+    >>> shown_text("Cup\x00\x1b[31m") == "Cup\ufffd\ufffd[31m"
+    True
+    >>> shown_text("ab\u202edc\tx") == "ab\ufffddc\tx", shown_text("Cafe\u0301")
+    (True, 'Café')
+    """
+    text = unicodedata.normalize("NFC", text)
+    return "".join(
+        REPLACEMENT_CHARACTER
+        if ch in BIDI_CONTROLS or (unicodedata.category(ch) == "Cc" and ch not in "\t\n")
+        else ch
+        for ch in text
+    )
+
+
+def missing_glyphs_message(characters: Sequence[str]) -> str:
+    """The one-line warning that ``characters`` had no glyph in the PDF's font.
+
+    At most :data:`MAX_NAMED_GLYPHS` characters are named, with their code points.
+
+    >>> missing_glyphs_message(["日", "本"])
+    "the PDF font has no glyph for '日本' (U+65E5, U+672C); shown as '?'"
+    >>> missing_glyphs_message([chr(0x4E00 + i) for i in range(12)]).split(") ")[1]
+    "and 2 more characters; shown as '?'"
+    """
+    named = list(characters[:MAX_NAMED_GLYPHS])
+    points = ", ".join(f"U+{ord(ch):04X}" for ch in named)
+    more = len(characters) - len(named)
+    rest = f" and {more} more character{'s' if more != 1 else ''}" if more > 0 else ""
+    return f"the PDF font has no glyph for '{''.join(named)}' ({points}){rest}; shown as '?'"
+
+
+class MissingGlyphsWarning(UserWarning):
+    """A PDF hand record showed characters as ``?``: its font has no glyph for them.
+
+    ``characters`` holds each such character once, in the order they first
+    appear.  The PDF's font (DejaVu Sans, cut down to Latin, Greek and Cyrillic)
+    has no CJK, Arabic, Hebrew or emoji; the HTML hand record shows them all.
+
+    >>> w = MissingGlyphsWarning(("日",))
+    >>> w.characters, str(w)
+    (('日',), "the PDF font has no glyph for '日' (U+65E5); shown as '?'")
+    """
+
+    def __init__(self, characters: Sequence[str]) -> None:
+        self.characters = tuple(characters)
+        super().__init__(missing_glyphs_message(self.characters))
 
 
 def board_range_text(numbers: Sequence[int]) -> str:

@@ -15,7 +15,17 @@ boards of a sheet are as large as its room allows, up to 11 points.
 
 The text is embedded in DejaVu Sans (shipped in ``croupier/fonts``, a subset
 that has the suit symbols), so the PDF prints the same everywhere and its
-text can be searched and copied; characters the subset lacks print as ``?``.
+text can be searched and copied.  The subset holds Latin (ASCII, Latin-1,
+Latin Extended-A), Greek and Cyrillic; a character it has no glyph for (CJK,
+Arabic, Hebrew, emoji ...) prints as ``?``, one ``?`` for what a reader sees
+as one character (an emoji with its skin tone, a flag), and is named:
+:func:`render_pdf` returns such characters, and :func:`hand_record_pdf`
+gives a :class:`~croupier.formats.hand_record.MissingGlyphsWarning`.
+Control characters and bidirectional overrides print as U+FFFD
+(:func:`~croupier.formats.hand_record.shown_text`).  The document's title (its
+metadata, which viewers show in the title bar) keeps every character.  When
+uharfbuzz is installed the header's text is shaped with it (kerning,
+ligatures); without it, it is not, and nothing else changes.
 
 >>> from croupier.boards import Board
 >>> from croupier.formats.hand_record import HandRecord
@@ -23,12 +33,20 @@ text can be searched and copied; characters the subset lacks print as ``?``.
 >>> record = HandRecord.from_boards([Board.standard(1, goedel_unrank(7))], event="Cup")
 >>> hand_record_pdf(record, per_page=6, paper="letter")[:5]
 b'%PDF-'
+>>> done = render_pdf(record.__class__(record.boards, event="Cup 日本"))
+>>> done.data[:5], done.replaced
+(b'%PDF-', ('日', '本'))
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import unicodedata
+import warnings
+from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -40,16 +58,26 @@ from croupier.formats.hand_record_model import (
     STRAINS,
     HandRecord,
     HandRecordBoard,
+    MissingGlyphsWarning,
     PdfUnavailable,
     board_range_text,
     check_layout,
+    shown_text,
 )
 from croupier.seats import Seat
 
 if TYPE_CHECKING:
     from fpdf import FPDF
 
-__all__ = ["FONT_FILES", "hand_record_pdf", "printable"]
+__all__ = [
+    "FONT_FILES",
+    "RenderedPdf",
+    "hand_record_pdf",
+    "missing_glyphs",
+    "printable",
+    "render_pdf",
+    "text_shaping_available",
+]
 
 #: The fonts embedded in every PDF (in ``croupier/fonts``): regular and bold.
 FONT_FILES: Final = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -62,6 +90,8 @@ _HEAD = 7.0  # running head of sheets after the first
 _FOOT = 6.0
 _PT = 25.4 / 72  # millimetres per point
 _MAX_FONT = 11.0  # points
+_MAX_TITLE = 120  # characters of the title (and of the session, the date) printed
+_MAX_LINE = 300  # characters looked at for one line of text (more never fit)
 _RED = (192, 0, 0)
 _BLACK = (0, 0, 0)
 _GREY = (110, 110, 110)
@@ -83,17 +113,103 @@ def _font_chars() -> frozenset[int]:
     with resources.as_file(_font_path(FONT_FILES[""])) as path:
         pdf.add_font(_FAMILY, "", Path(path))
     font = pdf.fonts[_FAMILY.lower()]
-    return frozenset(getattr(font, "cmap", {}))
+    chars = frozenset(getattr(font, "cmap", {}))
+    close = getattr(font, "close", None)
+    if callable(close):
+        close()  # fpdf2 closes its fonts when it writes a PDF; this one is never written
+    return chars
+
+
+_ZWJ = "\u200d"
+_PLACEHOLDER = "?"
+
+
+def _ignorable(ch: str) -> bool:
+    """Characters that only choose how their neighbours look: joiners, variation selectors,
+    tags (never printed on their own; dropped where the font lacks them)."""
+    c = ord(ch)
+    return (
+        c in (0x200C, 0x200D)
+        or 0xFE00 <= c <= 0xFE0F
+        or 0xE0100 <= c <= 0xE01EF
+        or 0xE0020 <= c <= 0xE007F
+    )
+
+
+def _regional(ch: str) -> bool:
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+def _extends(previous: str, ch: str) -> bool:
+    """Whether ``ch`` belongs to the character a reader sees that ``previous`` is part of."""
+    return (
+        unicodedata.category(ch).startswith("M")  # combining marks
+        or _ignorable(ch)
+        or 0x1F3FB <= ord(ch) <= 0x1F3FF  # emoji skin tones
+        or previous == _ZWJ  # the next emoji of a joined sequence
+    )
+
+
+def _clusters(text: str) -> Iterator[str]:
+    """``text`` cut into what a reader sees as one character each (approximately: a base
+    with its combining marks, an emoji sequence, a flag's two regional indicators).
+
+    >>> [len(c) for c in _clusters("ae\u0301🇯🇵👍🏽x")]
+    [1, 2, 2, 2, 1]
+    """
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        if _regional(text[i]) and j < n and _regional(text[j]):
+            j += 1
+        while j < n and _extends(text[j - 1], text[j]):
+            j += 1
+        yield text[i:j]
+        i = j
+
+
+def _shown(text: str) -> tuple[str, list[str]]:
+    """``text`` as the PDF prints it, and the characters of it the font has no glyph for."""
+    chars = _font_chars()
+    out: list[str] = []
+    lacking: list[str] = []
+    for cluster in _clusters(shown_text(text).replace("\t", " ").replace("\n", " ")):
+        missing = [ch for ch in cluster if ord(ch) not in chars and not _ignorable(ch)]
+        if missing:
+            out.append(_PLACEHOLDER)
+            lacking += missing
+        else:
+            out.append("".join(ch for ch in cluster if ord(ch) in chars))
+    return "".join(out), lacking
 
 
 def printable(text: str) -> str:
-    """``text`` with every character the embedded font lacks replaced by ``?``.
+    """``text`` as the PDF prints it: ``?`` for each character the embedded font lacks.
 
-    >>> printable("Café ♠ 北京")
-    'Café ♠ ??'
+    Control characters and bidirectional overrides become U+FFFD
+    (:func:`~croupier.formats.hand_record.shown_text`), tab and newline a space.
+
+    >>> printable("Café ♠ 北京 🇯🇵")
+    'Café ♠ ?? ?'
     """
-    chars = _font_chars()
-    return "".join(ch if ord(ch) in chars else "?" for ch in text)
+    return _shown(text)[0]
+
+
+def missing_glyphs(text: str) -> tuple[str, ...]:
+    """The characters of ``text`` that the PDF's font has no glyph for, each once, in order.
+
+    >>> missing_glyphs("Tōkyō 東京 Ελλάδα 東"), missing_glyphs("Zürich ♠")
+    (('東', '京'), ())
+    """
+    return tuple(dict.fromkeys(_shown(text)[1]))
+
+
+def text_shaping_available() -> bool:
+    """Whether fpdf2 can shape text here: the optional package uharfbuzz is installed.
+
+    Only looked up, never imported here (fpdf2 imports it when a PDF is drawn).
+    """
+    return importlib.util.find_spec("uharfbuzz") is not None
 
 
 class _Sheet:
@@ -101,6 +217,13 @@ class _Sheet:
 
     def __init__(self, pdf: FPDF) -> None:
         self.pdf = pdf
+        self.missing: dict[str, None] = {}  # the characters printed as "?", in order
+
+    def shown(self, text: str) -> str:
+        """``text`` as printed (:func:`printable`), noting the characters it replaced."""
+        done, lacking = _shown(text)
+        self.missing.update(dict.fromkeys(lacking))
+        return done
 
     def font(self, size: float, bold: bool = False) -> None:
         self.pdf.set_font(_FAMILY, "B" if bold else "", size)
@@ -109,27 +232,60 @@ class _Sheet:
         self.pdf.set_text_color(*rgb)
 
     def width(self, text: str) -> float:
-        return float(self.pdf.get_string_width(text))
+        return float(self.pdf.get_string_width(self.shown(text)))
 
     def text(self, x: float, y: float, text: str, rgb: tuple[int, int, int] = _BLACK) -> None:
         self.colour(rgb)
-        self.pdf.text(x, y, printable(text))
+        self.pdf.text(x, y, self.shown(text))
 
     def right(self, x: float, y: float, text: str, rgb: tuple[int, int, int] = _BLACK) -> None:
         """Text ending at ``x``."""
-        self.text(x - self.width(printable(text)), y, text, rgb)
+        self.text(x - self.width(text), y, text, rgb)
 
     def centre(self, x: float, y: float, text: str, rgb: tuple[int, int, int] = _BLACK) -> None:
         """Text centred on ``x``."""
-        self.text(x - self.width(printable(text)) / 2, y, text, rgb)
+        self.text(x - self.width(text) / 2, y, text, rgb)
 
-    def wrapped(self, x: float, y: float, w: float, size: float, text: str) -> float:
+    def clipped(self, text: str, w: float) -> str:
+        """``text`` as printed, cut with ``…`` to fit width ``w`` (in the current font)."""
+        done = self.shown(_cut(text, _MAX_LINE))
+        if self.width(done) <= w:
+            return done
+        low, high = 0, len(done)  # the longest start that fits with "…": a binary search
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.width(done[:mid] + "…") <= w:
+                low = mid
+            else:
+                high = mid - 1
+        return done[:low].rstrip() + "…"
+
+    def wrapped(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        size: float,
+        text: str,
+        *,
+        bold: bool = False,
+        leading: float = 1.3,
+    ) -> float:
         """Text wrapped to width ``w`` from top ``y``; returns the y below it."""
-        self.font(size)
+        self.font(size, bold)
         self.colour(_BLACK)
         self.pdf.set_xy(x, y)
-        self.pdf.multi_cell(w, size * _PT * 1.3, printable(text), align="L")
+        self.pdf.multi_cell(w, size * _PT * leading, self.shown(text), align="L")
         return float(self.pdf.get_y())
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and ``…`` when it is longer.
+
+    >>> _cut("Club Cup", 4), _cut("Cup", 4)
+    ('Club…', 'Cup')
+    """
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
 
 
 def _lines_needed(record: HandRecord) -> float:
@@ -251,7 +407,7 @@ def _draw_double_dummy(sheet: _Sheet, board: HandRecordBoard, cell: _Board, top:
     par_top = top + 5.4 * lh
     sheet.text(x0, par_top + 0.8 * lh, f"Par {dd.par_text}")
     contracts = dd.contracts_text
-    while sheet.width(printable(contracts)) > cell.w - 2 * cell.pad and size > 4:
+    while sheet.width(contracts) > cell.w - 2 * cell.pad and size > 4:
         size *= 0.9
         sheet.font(size)
     sheet.text(x0, par_top + 1.85 * lh, contracts)
@@ -287,25 +443,35 @@ def _draw_board(sheet: _Sheet, board: HandRecordBoard, cell: _Board) -> None:
 
 def _header(sheet: _Sheet, record: HandRecord, width: float) -> float:
     """The first sheet's header; returns the y below it."""
-    y = _MARGIN
-    sheet.font(15, bold=True)
-    sheet.text(_MARGIN, y + 15 * _PT, record.title)
-    y += 15 * _PT * 1.45
-    details = " · ".join(record.details())
+    shaping = _start_shaping(sheet.pdf)
+    title = _cut(record.title, _MAX_TITLE)
+    y = sheet.wrapped(_MARGIN, _MARGIN, width, 15, title, bold=True, leading=1.45)
+    details = " · ".join(_cut(d, _MAX_TITLE) for d in record.details())
     if details:
-        sheet.font(9.5)
-        sheet.text(_MARGIN, y + 9.5 * _PT, details)
-        y += 9.5 * _PT * 1.5
+        y = sheet.wrapped(_MARGIN, y, width, 9.5, details, leading=1.5)
     if record.provenance is not None:
         y += 0.6
         for line in record.provenance.lines():
             y = sheet.wrapped(_MARGIN, y, width, 7.5, line)
+    if shaping:
+        sheet.pdf.set_text_shaping(False)  # the boards are placed by measured, unshaped widths
     return y + 2.0
+
+
+def _start_shaping(pdf: FPDF) -> bool:
+    """Turn on fpdf2's text shaping where uharfbuzz is installed; whether it is on."""
+    if not text_shaping_available():
+        return False
+    try:
+        pdf.set_text_shaping(True)
+    except Exception:  # a broken uharfbuzz: print unshaped, as without it
+        return False
+    return True
 
 
 def _running_head(sheet: _Sheet, record: HandRecord, width: float) -> None:
     sheet.font(8)
-    sheet.text(_MARGIN, _MARGIN + 8 * _PT, record.full_title, _GREY)
+    sheet.text(_MARGIN, _MARGIN + 8 * _PT, sheet.clipped(record.full_title, width), _GREY)
 
 
 def _footer(
@@ -330,6 +496,29 @@ def hand_record_pdf(record: HandRecord, *, per_page: int = 6, paper: str = "a4")
     Needs fpdf2 (``pip install 'croupier[pdf]'``); without it
     :class:`~croupier.formats.hand_record.PdfUnavailable` names the extra.
     """
+    done = render_pdf(record, per_page=per_page, paper=paper)
+    if done.replaced:
+        warnings.warn(MissingGlyphsWarning(done.replaced), stacklevel=2)
+    return done.data
+
+
+@dataclass(frozen=True)
+class RenderedPdf:
+    """A PDF hand record: its bytes, and the characters it printed as ``?`` (each once).
+
+    ``replaced`` is empty when the font had a glyph for every character.
+    """
+
+    data: bytes
+    replaced: tuple[str, ...] = ()
+
+
+def render_pdf(record: HandRecord, *, per_page: int = 6, paper: str = "a4") -> RenderedPdf:
+    """The hand record as a PDF, and the characters its font had no glyph for.
+
+    As :func:`hand_record_pdf`, but the characters printed as ``?`` are returned
+    (:attr:`RenderedPdf.replaced`) instead of given as a warning.
+    """
     check_layout(per_page, paper)
     try:
         from fpdf import FPDF
@@ -340,19 +529,21 @@ def hand_record_pdf(record: HandRecord, *, per_page: int = 6, paper: str = "a4")
     pdf.set_auto_page_break(False)
     pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
     pdf.c_margin = 0  # wrapped header text starts at the margin, like the title
-    pdf.set_title(printable(record.title))
+    # the metadata has every character (a viewer's fonts show them), not only the font's
+    pdf.set_title(_cut(" ".join(shown_text(record.title).split()), 1000))
     pdf.set_creator("croupier")
     pdf.set_subject("Hand record")
+    sheet = _Sheet(pdf)
     with ExitStack() as stack:
         for style, name in FONT_FILES.items():
             path = stack.enter_context(resources.as_file(_font_path(name)))
             pdf.add_font(_FAMILY, style, Path(path))
-        _draw(pdf, record, per_page, size)
-    return bytes(pdf.output())
+        _draw(sheet, record, per_page, size)
+    return RenderedPdf(bytes(pdf.output()), tuple(sheet.missing))
 
 
-def _draw(pdf: FPDF, record: HandRecord, per_page: int, size: tuple[float, float]) -> None:
-    sheet = _Sheet(pdf)
+def _draw(sheet: _Sheet, record: HandRecord, per_page: int, size: tuple[float, float]) -> None:
+    pdf = sheet.pdf
     w, h = size
     width = w - 2 * _MARGIN
     cols = 1 if per_page == 1 else 2
