@@ -274,7 +274,7 @@ def test_hand_record_html() -> None:
     assert page.count('<section class="board"') == 20
     assert page.count('<div class="page">') == 4
     assert page.count("<h1>Club &lt;night&gt;</h1>") == 1 and "<night>" not in page
-    assert page.count('<p class="running">Club &lt;night&gt; · Boards ') == 4
+    assert page.count('<p class="running"><bdi>Club &lt;night&gt;</bdi> · Boards ') == 4
     assert '<span class="red">♥</span>' in page and '<span class="black">♠</span>' in page
     assert "Dealer North" in page and "Vul E-W" in page
     assert 'id="board-17"' in page

@@ -23,7 +23,7 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from croupier.cli.running import is_terminal, progress_bar
 from croupier.errors import CroupierError, FileFormatError
@@ -59,7 +59,15 @@ SEED_PURPOSE = "shuffle-file"
 
 
 def parse_records(text: str | None) -> int | None:
-    """``--records``: ``None`` for lines, else the record size in bytes (see the module)."""
+    """``--records``: ``None`` for lines, else the record size in bytes (see the module).
+
+    A record is at most :data:`croupier.scale.file_shuffle.MAX_RECORD_BYTES` (1 GiB).
+
+    >>> parse_records("2G")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: bad --records '2G': a record is at most 1 GiB ...
+    """
     if text is None or text.strip().lower() == "lines":
         return None
     try:
@@ -69,6 +77,13 @@ def parse_records(text: str | None) -> int | None:
     if size < 1:
         raise CroupierError(
             f"bad --records {text!r}: give lines or a record size in bytes (1 or more)"
+        )
+    from croupier.scale.file_shuffle import MAX_RECORD_BYTES
+
+    if size > MAX_RECORD_BYTES:
+        raise CroupierError(
+            f"bad --records {text!r}: a record is at most {MAX_RECORD_BYTES // 2**30} GiB "
+            f"({MAX_RECORD_BYTES:,} bytes), the longest croupier shuffles"
         )
     return size
 
@@ -354,4 +369,34 @@ def _sample(
                 )
             check_new_files([target_path], overwrite=overwrite)
             write = stack.enter_context(AtomicFile(target_path, overwrite=overwrite)).write
-        return sample_stream(handle, write, count, source=source, fmt=fmt)
+        limited = _Limited(handle, fmt, name)  # memory stays bounded: one record at most 1 GiB
+        return sample_stream(cast(BinaryIO, limited), write, count, source=source, fmt=fmt)
+
+
+class _Limited:
+    """A binary input whose records are counted as they are read, refused past the limits.
+
+    The one-pass sample holds the records it keeps and the record being read: a
+    record longer than :data:`~croupier.scale.file_shuffle.MAX_RECORD_BYTES` (an input
+    with no separator, such as ``/dev/zero`` read as lines) is refused once one
+    byte more is read, and so is an input of more than
+    :data:`~croupier.scale.file_shuffle.MAX_RECORDS` records.
+
+    >>> import io
+    >>> _Limited(io.BytesIO(b"a\\nb"), RecordFormat(), "x").read(10)
+    b'a\\nb'
+    """
+
+    def __init__(self, handle: Any, fmt: RecordFormat, name: str) -> None:
+        from croupier.scale.file_shuffle import RecordLimits
+
+        self._handle = handle
+        self._limits = RecordLimits(fmt, name)
+
+    def read(self, size: int = -1) -> bytes:
+        """At most ``size`` bytes (every byte read is counted first)."""
+        import numpy as np
+
+        block: bytes = self._handle.read(size)
+        self._limits.take(np.frombuffer(block, np.uint8))
+        return block

@@ -39,8 +39,16 @@ from collections.abc import Sequence
 
 from croupier.boards import Board, BoardRangeError, Hands, parse_board_number
 from croupier.errors import CroupierError, DealNotationError, FileFormatError, masked_excerpt
-from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal_partial
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal_partial, sorted_pbn_deal
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    deal_goedel,
+    sorted_hands,
+    sorted_record,
+)
 from croupier.formats.text_lines import CSV_BREAKS, count_breaks, nonblank_lines
 from croupier.ranking.bigdeal import goedel_rank
 from croupier.seats import SEATS, Seat, Vulnerability
@@ -69,6 +77,11 @@ CSV_COLUMNS = ("board", "dealer", "vulnerable", *_HAND_COLUMNS, "goedel")
 def parse_record_deal(text: str, *, partial: bool = False) -> Hands:
     """The hands ``(N, E, S, W)`` of a PBN deal string, partial deals allowed when asked.
 
+    The hands come sorted as a :class:`~croupier.formats.records.BoardRecord`
+    holds them (spades first, ace high), so :func:`~croupier.formats.records.sorted_record`
+    makes the record at once; a plain string is read by
+    :func:`~croupier.formats.pbn_deal.sorted_pbn_deal`, anything else the slow way.
+
     The ``X:`` prefix is optional (North first without it); ``-`` is an
     unknown hand.  One unknown hand of a 52-card deal is completed from the
     other three, as PBN does.  Any other deal that is not four hands of 13
@@ -83,6 +96,10 @@ def parse_record_deal(text: str, *, partial: bool = False) -> Hands:
     ...
     croupier.errors.DealNotationError: partial deal 'AK... - - Q...' (hands N, E, S, W hold 2, ...
     """
+    fast = sorted_pbn_deal(text)
+    if fast is not None and (partial or all(len(h) == 13 for h in fast)):
+        n, e, s, w = fast
+        return (n, e, s, w)
     hands = parse_pbn_deal_partial(text)
     sizes = [len(h) for h in hands]
     if sizes != [13] * 4 and not partial:
@@ -91,8 +108,7 @@ def parse_record_deal(text: str, *, partial: bool = False) -> Hands:
             f"partial deal {masked_excerpt(text)} (hands N, E, S, W hold {shown} cards); "
             "partial=True keeps it"
         )
-    n, e, s, w = (tuple(h) for h in hands)
-    return (n, e, s, w)
+    return sorted_hands(hands)
 
 
 def parse_record_dealer(text: str) -> Seat | None:
@@ -246,17 +262,18 @@ def _read_csv_rows(
             + ",".join(CSV_COLUMNS)
         )
     column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
-    records: list[BoardRecord] = []
-    skipped: list[SkippedGame] = []
-    game = 0
+    rows: list[tuple[int, list[str]]] = []
     lines.boundary = True
     for row in reader:
         first_line = lines.row_start
         lines.boundary = True
         if not board_required and not any(cell.strip() for cell in row):
             continue
-        game += 1
-        check_games(game, source)
+        check_games(len(rows) + 1, source)  # (all counted before any is read)
+        rows.append((first_line, row))
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    for game, (first_line, row) in enumerate(rows, start=1):
         cells = {name: row[index] if index < len(row) else "" for name, index in column.items()}
         try:
             records.append(_csv_record(cells, game, first_line, partial, board_required))
@@ -279,7 +296,7 @@ def _csv_record(
             ) from None
     deal = " ".join(cells.get(c, "").strip() or "-" for c in _HAND_COLUMNS)
     hands = parse_record_deal(deal, partial=partial)
-    record = BoardRecord(
+    record = sorted_record(
         hands,
         number,
         parse_record_dealer(cells.get("dealer", "")),
@@ -288,7 +305,8 @@ def _csv_record(
         line,
     )
     goedel = cells.get("goedel", "").strip()
-    if goedel and not (record.complete and goedel == str(goedel_rank(record.hands))):
+    rank = deal_goedel(record.hands) if goedel else None
+    if goedel and (rank is None or goedel != str(rank)):
         raise FileFormatError(f"goedel {masked_excerpt(goedel)} does not match the hands")
     return record
 
@@ -326,7 +344,7 @@ def read_lines_records(
         except CroupierError as exc:
             skipped.append(SkippedGame(game, lineno, str(exc)))
             continue
-        records.append(BoardRecord(hands, game=game, line=lineno))
+        records.append(sorted_record(hands, game=game, line=lineno))
     if skipped and not records and not all(s.reason.startswith("partial") for s in skipped):
         raise FileFormatError(_not_lines(source, skipped[0].line))
     return BoardFileContents(records, skipped, source)
@@ -380,7 +398,7 @@ def parse_board_lines(text: str, *, first_board: int = 1, source: str = "<lines>
     for lineno, line in nonblank_lines(text):
         try:
             hands = parse_record_deal(line)
-            boards.append(Board.standard(first_board + len(boards), hands))
+            boards.append(sorted_record(hands).to_board(first_board + len(boards)))
         except (CroupierError, BoardRangeError) as exc:
             if not boards and not str(exc).startswith("partial"):  # not a file of deals at all
                 raise FileFormatError(_not_lines(source, lineno)) from None

@@ -49,8 +49,14 @@ from croupier.boards import MAX_BOARD, Board, is_seat, is_vulnerability
 from croupier.errors import CroupierError, FileFormatError, masked_excerpt
 from croupier.formats.board_csv import parse_record_deal
 from croupier.formats.pbn_deal import format_pbn_deal
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
-from croupier.seats import SEATS
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    sorted_record,
+)
+from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = ["MAX_JSON_CONTAINERS", "board_to_dict", "format_json_records", "read_json_records"]
 
@@ -204,7 +210,9 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
             f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
         )
     hands = parse_record_deal(deal, partial=partial)
-    return BoardRecord(hands, number, dealer, vulnerable, game, line)
+    seat = None if dealer is None else Seat(dealer)
+    vul = None if vulnerable is None else Vulnerability(vulnerable)
+    return sorted_record(hands, number, seat, vul, game, line)
 
 
 def _shown(value: object) -> str:

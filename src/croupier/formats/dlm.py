@@ -52,6 +52,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,9 +61,16 @@ from dataclasses import dataclass, field
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import Card
 from croupier.errors import FileFormatError, bounded_decimal, masked_excerpt
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.pbn_deal import suit_cards
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    sorted_record,
+)
 from croupier.formats.text_lines import LINE_BREAKS, count_breaks
-from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
+from croupier.ranking.bigdeal import bigdeal_card_index
 
 __all__ = [
     "DLM_FILLER",
@@ -90,10 +99,7 @@ def dlm_check_number(letters: str, board: int) -> int:
     >>> dlm_check_number(DLM_FILLER, 20) == 20 ^ 14
     True
     """
-    value = board
-    for ch in letters:
-        value ^= ord(ch)
-    return value
+    return functools.reduce(operator.xor, map(ord, letters), board)
 
 
 def dlm_file_checksum(duplicates: int, low: int, high: int, show: bool) -> int:
@@ -304,7 +310,12 @@ def _header_number(doc: _Document, name: str, source: str, limit: int = 999) -> 
     return number
 
 
-def _board(key: str, value: str) -> tuple[int, list[list[Card]] | str]:
+# Each letter of a board value as the seats (0..3) of its two cards; each seat's cards as "1"s.
+_SEAT_PAIRS = {97 + code: f"{code // 4}{code % 4}" for code in range(16)}
+_ONLY_SEAT = [{48 + k: "1", **{48 + j: "0" for j in range(4) if j != k}} for k in range(4)]
+
+
+def _board(key: str, value: str) -> tuple[int, list[tuple[Card, ...]] | str]:
     """Board number (0 if unreadable) and hands of a board line, or the reason it is unreadable."""
     m = _BOARD_KEY.fullmatch(" ".join(key.split()))
     if m is None or not 1 <= int(m.group(1)) <= 999:
@@ -322,13 +333,18 @@ def _board(key: str, value: str) -> tuple[int, list[list[Card]] | str]:
             "3 digits",
         )
     letters, check = v.group(1).lower(), int(v.group(2))
-    hands: list[list[Card]] = [[], [], [], []]
-    for i, ch in enumerate(letters):
-        code = ord(ch) - 97
-        hands[code // 4].append(BIGDEAL_CARD_ORDER[2 * i])
-        hands[code % 4].append(BIGDEAL_CARD_ORDER[2 * i + 1])
-    if any(len(h) != 13 for h in hands):
-        return number, f"board {number} does not give 13 cards to each hand"
+    seats = letters.translate(_SEAT_PAIRS)  # the seat (0..3) of each card, in Big Deal's order
+    hands: list[tuple[Card, ...]] = []
+    for only in _ONLY_SEAT:
+        cards = int(seats.translate(only)[::-1], 2)  # bit i: card i held by this seat
+        if cards.bit_count() != 13:
+            return number, f"board {number} does not give 13 cards to each hand"
+        hands.append(
+            suit_cards(0, cards & 8191)
+            + suit_cards(1, cards >> 13 & 8191)
+            + suit_cards(2, cards >> 26 & 8191)
+            + suit_cards(3, cards >> 39)
+        )
     expected = dlm_check_number(letters, number)
     if check != expected:
         return number, (
@@ -358,8 +374,19 @@ def read_dlm_records(
     []
     """
     del partial  # every DLM board is a whole deal
+    return _read_dlm(text, source)[0]
+
+
+def _is_filler(value: str, number: int) -> bool:
+    """Whether ``value`` is the filler deal of slot ``number`` (its check number included)."""
+    return value.lower() == f"{DLM_FILLER}{dlm_check_number(DLM_FILLER, number):03d}"
+
+
+def _read_dlm(text: str, source: str) -> tuple[BoardFileContents, list[tuple[int, int, str]]]:
+    """The records of a DLM file, and the unused slots after ``To board`` that hold something
+    else than the filler deal: ``(board, line, span)`` (a strict read refuses them)."""
     if not text.strip():
-        return BoardFileContents([], [], source)
+        return BoardFileContents([], [], source), []
     doc = _document(text, source)
     if not doc.found:
         raise FileFormatError(
@@ -381,11 +408,14 @@ def read_dlm_records(
     skipped: list[SkippedGame] = []
     seen: dict[int, int] = {}
     written: set[int] = set()  # numbers with a Board line, readable or not
+    extra: list[tuple[int, int, str]] = []  # unused slots holding more than the filler
     for game, (key, value, lineno) in enumerate(doc.boards, start=1):
         number, hands = _board(key, value)
         written.add(number)
         reason = hands if isinstance(hands, str) else ""
         if low is not None and high is not None and not low <= number <= high:
+            if number > high and not _is_filler(value, number):
+                extra.append((number, lineno, span))
             continue  # an unused slot, whatever it holds (Duplimate fills them with deals)
         if not reason and number in seen:
             reason = f"board {number} appears again (first on line {seen[number]})"
@@ -393,8 +423,8 @@ def read_dlm_records(
             skipped.append(SkippedGame(game, lineno, reason))
             continue
         seen[number] = lineno
-        n, e, s, w = (tuple(h) for h in hands)
-        records.append(BoardRecord((n, e, s, w), number, None, None, game, lineno))
+        n, e, s, w = hands
+        records.append(sorted_record((n, e, s, w), number, None, None, game, lineno))
     header: list[SkippedGame] = []
     if low is not None and high is not None:
         header += _checksum_problem(doc, low, high)
@@ -403,7 +433,7 @@ def read_dlm_records(
             if number not in written:
                 reason = f"board {number} is missing ({span})"
                 header.append(SkippedGame(0, to_line, reason))
-    return BoardFileContents(records, header + skipped, source)
+    return BoardFileContents(records, header + skipped, source), extra
 
 
 def _checksum_problem(doc: _Document, low: int, high: int) -> list[SkippedGame]:
@@ -432,6 +462,11 @@ def _checksum_problem(doc: _Document, low: int, high: int) -> list[SkippedGame]:
 def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
     """The boards of a ``.dlm`` file, strictly: any board skipped is an error.
 
+    Strict reading (verification) also refuses a slot after ``To board`` that holds
+    anything but the filler deal: such a file holds more deals than its set (a board added
+    past its end), and whoever checks the set would never see them.  (A deal in a slot before
+    ``From board`` is a board left out of the set: verification reports it missing.)
+
     >>> board = parse_dlm_file("[Document]\\nBoard 02=jlifaelnecgmoldfjmcflinlap020\\n")[0]
     >>> board.number, board.dealer
     (2, <Seat.EAST: 'E'>)
@@ -444,9 +479,22 @@ def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
     Traceback (most recent call last):
     ...
     croupier.errors.FileFormatError: <dlm> line 3: board 2 is missing (From Board=1..To Board=2)
+    >>> head = "[Document]\\nFrom Board=1\\nTo Board=1\\nBoard 01=jlifaelnecgmoldfjmcflinlap023\\n"
+    >>> parse_dlm_file(head + "Board 02=jlifaelnecgmoldfjmcflinlap020")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: <dlm> line 5: board 2 is past From Board=1..To Board=1 but ...
     """
-    contents = read_dlm_records(text, source=source)
+    contents, extra = _read_dlm(text, source)
     if contents.skipped:
         first = contents.skipped[0]
         raise FileFormatError(f"{source} line {first.line}: {first.reason}")
+    if extra:
+        number, lineno, span = extra[0]
+        slot = f"board {number}" if number else "a board line"
+        raise FileFormatError(
+            f"{source} line {lineno}: {slot} is past {span} but holds a deal, not the filler "
+            "deal of an unused slot; the file holds more boards than its set, so it cannot be "
+            "verified (remove the line, or widen the range)"
+        )
     return contents.boards()

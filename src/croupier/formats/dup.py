@@ -36,14 +36,22 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from typing import cast
 
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
 from croupier.formats.dlm import consecutive_record_numbers
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    sorted_record,
+)
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 from croupier.seats import SEATS
 
@@ -137,15 +145,21 @@ def format_dup_file(
     return bytes(out)
 
 
+# The 39 two-digit card numbers of a BRI part, and the card (0..51) each of "01".."52" names.
+_BRI_PAIRS = [slice(j, j + 2) for j in range(0, 78, 2)]
+_BRI_NUMBER = {b"%02d" % (n + 1): n for n in range(52)}
+
+
 def _bri_hands(bri: bytes) -> list[list[int]] | str:
     """The four hands of a BRI part (Big Deal card indices, sorted), or why it cannot be read."""
     if not bri.isdigit():
         return f"the BRI part must be 78 digits, got {masked_excerpt(bri, 20)}"
-    numbers = [int(bri[j : j + 2]) - 1 for j in range(0, 78, 2)]
+    numbers = list(map(_BRI_NUMBER.get, map(bri.__getitem__, _BRI_PAIRS)))
     taken = set(numbers)
-    if len(taken) != 39 or not all(0 <= n <= 51 for n in numbers):
+    if len(taken) != 39 or None in taken:
         return "BRI card numbers must be 39 distinct values 01..52"
-    hands = [sorted(numbers[k * 13 : (k + 1) * 13]) for k in range(3)]
+    cards = cast(list[int], numbers)  # (no None among them)
+    hands = [sorted(cards[k * 13 : (k + 1) * 13]) for k in range(3)]
     hands.append([n for n in range(52) if n not in taken])
     return hands
 
@@ -155,12 +169,18 @@ _SUIT_MARKS = bytes(b if chr(b) in BRIDGE_RANK_LETTERS else ord("|") for b in ra
 _RANK_BYTES = BRIDGE_RANK_LETTERS.encode("ascii")
 
 
+_RANK_OF_CARD = _RANK_BYTES * 4  # the rank letter of each card 0..51
+
+
 def _dge_written(hand: list[int]) -> bytes:
-    """A hand (sorted indices) as its DGE part reads once suit symbols become "|"."""
-    suits: list[bytearray] = [bytearray(), bytearray(), bytearray(), bytearray()]
-    for card in hand:
-        suits[card // 13].append(_RANK_BYTES[card % 13])
-    return b"|" + b"|".join(suits)
+    """A hand (sorted indices) as its DGE part reads once suit symbols become "|".
+
+    >>> _dge_written([0, 1, 13, 51])
+    b'|AK|A||2'
+    """
+    ranks = bytes(map(_RANK_OF_CARD.__getitem__, hand))
+    h, d, c = bisect_left(hand, 13), bisect_left(hand, 26), bisect_left(hand, 39)
+    return b"|" + ranks[:h] + b"|" + ranks[h:d] + b"|" + ranks[d:c] + b"|" + ranks[c:]
 
 
 def _dge_problem(dge: bytes, hands: list[list[int]]) -> str:
@@ -239,8 +259,8 @@ def read_dup_records(
         if reason or isinstance(hands, str):
             skipped.append(SkippedGame(i + 1, i + 1, str(reason)))
             continue
-        n, e, s, w = (tuple(BIGDEAL_CARD_ORDER[c] for c in h) for h in hands)
-        records.append(BoardRecord((n, e, s, w), number, None, None, i + 1, i + 1))
+        n, e, s, w = (tuple(map(BIGDEAL_CARD_ORDER.__getitem__, h)) for h in hands)
+        records.append(sorted_record((n, e, s, w), number, None, None, i + 1, i + 1))
     rest = len(data) - whole * DUP_RECORD_BYTES
     if rest:
         skipped.append(

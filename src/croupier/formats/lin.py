@@ -43,11 +43,18 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from croupier.boards import MAX_BOARD, Board, BoardRangeError, dealer, parse_board_number
+from croupier.boards import MAX_BOARD, Board, BoardRangeError, Hands, dealer, parse_board_number
 from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
-from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.pbn_deal import format_pbn_hand, plain_hand, suit_cards
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    sorted_hands,
+    sorted_record,
+)
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER
 from croupier.seats import Seat, Vulnerability
 
@@ -339,6 +346,50 @@ def _deal(md: str) -> tuple[Seat | None, list[list[Card]]] | str:
     return seat, [[BIGDEAL_CARD_ORDER[c] for c in hand] for hand in hands]
 
 
+_LIN_HAND = re.compile(r"S([AKQJT2-9]*)H([AKQJT2-9]*)D([AKQJT2-9]*)C([AKQJT2-9]*)")
+
+
+def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
+    """Dealer and hands (sorted) of an ``md`` written the plain way, else ``None``.
+
+    Plain: each hand ``S…H…D…C…`` in upper case, ranks in order, no card twice;
+    :func:`_deal` reads any other ``md`` (and gives the same deal for these).
+
+    >>> seat, hands = _plain_deal("3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,")
+    >>> seat, [h[0].code for h in hands]
+    (<Seat.NORTH: 'N'>, ['AD', 'AC', 'AS', 'AH'])
+    """
+    value = md.strip()
+    seat: Seat | None = None
+    if value[:1].isdigit():
+        if value[0] not in "1234":
+            return None
+        seat = LIN_SEATS[int(value[0]) - 1]
+        value = value[1:]
+    parts = value.split(",", 4)
+    if len(parts) > 4:
+        return None
+    used = [0, 0, 0, 0]
+    hands: list[tuple[Card, ...]] = [(), (), (), ()]
+    for in_md, part in zip(LIN_SEATS, parts, strict=False):
+        if not part:
+            continue
+        m = _LIN_HAND.fullmatch(part)
+        hand = None if m is None else plain_hand(m.groups(), used)
+        if hand is None:
+            return None
+        hands[in_md.position] = hand
+    empty = [i for i, h in enumerate(hands) if not h]
+    if len(empty) == 1 and sum(len(h) for h in hands) == 39:
+        full = (1 << 13) - 1
+        rest: tuple[Card, ...] = ()
+        for suit in range(4):
+            rest += suit_cards(suit, full ^ used[suit])
+        hands[empty[0]] = rest
+    n, e, s, w = hands
+    return seat, (n, e, s, w)
+
+
 def _number(board: _Board) -> int | str | None:
     """The board number from ``ah`` (else ``qx``), ``None`` if neither gives one, or a reason."""
     for tag in ("ah", "qx"):
@@ -357,10 +408,15 @@ def _number(board: _Board) -> int | str | None:
 
 
 def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
-    deal = _deal(board.values["md"][0])
-    if isinstance(deal, str):
-        return deal
-    seat, hands = deal
+    md = board.values["md"][0]
+    plain = _plain_deal(md)
+    if plain is not None:
+        seat, hands = plain
+    else:
+        deal = _deal(md)
+        if isinstance(deal, str):
+            return deal
+        seat, hands = deal[0], sorted_hands(deal[1])
     number = _number(board)
     if isinstance(number, str):
         return number
@@ -375,9 +431,8 @@ def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
     if "qx" in board.values:
         qx = _QX.match(board.values["qx"][0])
         room = _ROOMS.get(qx.group(1).lower()) if qx else None
-    n, e, s, w = (tuple(h) for h in hands)
-    record = BoardRecord((n, e, s, w), number, seat, vul, game, board.line, room)
-    if not record.complete and not partial:
+    record = sorted_record(hands, number, seat, vul, game, board.line, room)
+    if not partial and not all(len(h) == 13 for h in hands):  # (no card twice: complete)
         known = sum(len(h) for h in hands)
         return f"partial deal: md {masked_excerpt(board.values['md'][0])} gives {known} of 52 cards"
     return record
@@ -406,10 +461,13 @@ def read_lin_records(
     croupier.errors.FileFormatError: not a LIN file: x.lin holds no 'tag|value|' pairs ...
     """
     reader = _Reader(text, source)
+    boards: list[_Board] = []
+    for game, board in enumerate(reader.boards(), start=1):
+        check_games(game, source)  # (all counted before any is read: a file too large is not)
+        boards.append(board)
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    for game, board in enumerate(reader.boards(), start=1):
-        check_games(game, source)
+    for game, board in enumerate(boards, start=1):
         result = _record(board, game, partial)
         if isinstance(result, str):
             skipped.append(SkippedGame(game, board.line, result))

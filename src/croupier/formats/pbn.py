@@ -44,6 +44,7 @@ from croupier.boards import (
     MAX_BOARD,
     Board,
     BoardRangeError,
+    Hands,
     parse_board_number,
 )
 from croupier.cards import Card
@@ -52,8 +53,17 @@ from croupier.formats.pbn_deal import (
     format_pbn_deal,
     format_pbn_hand,
     parse_pbn_deal_partial,
+    sorted_pbn_deal,
 )
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame, check_games
+from croupier.formats.records import (
+    MAX_FILE_GAMES,
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    check_games,
+    sorted_hands,
+    sorted_record,
+)
 from croupier.seats import SEATS, Seat, SeatError, Vulnerability
 
 __all__ = [
@@ -473,9 +483,68 @@ def _column(text: str, pos: int) -> int:
     return pos - text.rfind("\n", 0, pos)
 
 
+# A plain PBN file, as croupier, Big Deal and most dealing programs write one: '%' lines at the
+# top, then games of one tag a line, canonically spaced, values without escapes or '#', each
+# tag once, games separated by empty lines.  Such a file is split with a few calls of the
+# regular expression engine a game (:func:`_plain_games`); any other file is read by the
+# scanner (:func:`_scan`), which knows every rule.  Both give the same games.
+_PLAIN_TAG = re.compile(r'^\[([A-Za-z0-9_]+) "([^"\\\n]*)"\]$', re.MULTILINE)
+_PLAIN_HEAD = re.compile(r"(?:%[^\n]*+\n)*+")
+_PLAIN_BLANK = re.compile(r"\n*+")
+
+
+def _plain_games(text: str) -> list[PbnGame] | None:
+    """The games of ``text`` (LF line ends) if it is a plain PBN file, else ``None``.
+
+    >>> [(g.tags, g.line) for g in _plain_games('% PBN\\n[Board "1"]\\n\\n\\n[Board "2"]\\n')]
+    [({'Board': '1'}, 2), ({'Board': '2'}, 5)]
+    >>> _plain_games('[Board "1"]\\n{a comment}\\n') is None
+    True
+    """
+    head = _PLAIN_HEAD.match(text).end()  # type: ignore[union-attr]
+    if text.find("\n%", max(0, head - 1)) >= 0 or '"#' in text or "\\" in text:
+        return None  # '%' lines among the games, inheritance, escapes: the scanner's work
+    games: list[PbnGame] = []
+    names: set[str] = set()
+    line = 1 + text.count("\n", 0, head)
+    pos, size = head, len(text)
+    findall = _PLAIN_TAG.findall
+    while pos < size:
+        blank = _PLAIN_BLANK.match(text, pos).end()  # type: ignore[union-attr]
+        line += blank - pos
+        if blank >= size:
+            break
+        end = text.find("\n\n", blank)
+        end = size if end < 0 else end
+        chunk = text[blank:end]
+        tags = findall(chunk)
+        lines = chunk.count("\n", 0, len(chunk) - 1) + 1  # (a last line end ends no line)
+        values = dict(tags)
+        if len(tags) != lines or len(values) != len(tags):
+            return None  # a line that is no plain tag, or a tag repeated
+        names.update(values)
+        if len(games) == MAX_FILE_GAMES:
+            return None  # too many games: the scanner hands them out one at a time
+        games.append(PbnGame(values, line))
+        line += chunk.count("\n")
+        pos = end
+    if not games or len(names) > MAX_PBN_TAG_NAMES:
+        return None  # (the scanner says what is wrong)
+    return games
+
+
 def _pbn_games(text: str, source: str) -> Iterator[PbnGame]:
     """The games of a PBN file, one at a time (see :func:`parse_pbn_games`)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    plain = _plain_games(text)
+    if plain is not None:
+        yield from plain
+        return
+    yield from _scanned_games(text, source)
+
+
+def _scanned_games(text: str, source: str) -> Iterator[PbnGame]:
+    """The games of any PBN text (LF line ends) by the scanner, which knows every rule."""
     last: dict[str, str] = {}  # the last real value of every tag so far
     defaults: dict[str, str] = {}  # tags set with "##": their value where a game leaves them out
     for tags in _scan(text, source):
@@ -565,13 +634,18 @@ def _vulnerable(raw: str | None) -> Vulnerability | None:
     return found
 
 
-def _hands(raw: str, partial: bool) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
+def _hands(raw: str, partial: bool) -> Hands:
+    """The hands of a ``Deal`` value, sorted as a record holds them."""
     _inherited("Deal", raw)
-    if raw.strip() in ("", "?"):
-        hands: tuple[list[Card], list[Card], list[Card], list[Card]] = ([], [], [], [])
+    fast = sorted_pbn_deal(raw)
+    if fast is not None:
+        n, e, s, w = fast
+        hands: Hands = (n, e, s, w)
+    elif raw.strip() in ("", "?"):
+        hands = ((), (), (), ())
     else:
         try:
-            hands = parse_pbn_deal_partial(raw)
+            hands = sorted_hands(parse_pbn_deal_partial(raw))
         except CroupierError as exc:
             raise _Unreadable(f"bad Deal tag: {exc}") from None
     if not partial and any(len(h) != 13 for h in hands):
@@ -595,9 +669,8 @@ def _record(game: PbnGame, index: int, partial: bool) -> BoardRecord:
             raise
         raise _Unreadable(f"board {number}: {exc}") from None
     room = tags.get("Room", "").strip().lower()
-    n, e, s, w = hands
-    return BoardRecord(
-        (tuple(n), tuple(e), tuple(s), tuple(w)),
+    return sorted_record(
+        hands,
         number,
         seat,
         vul,
@@ -629,10 +702,13 @@ def read_pbn_records(
     >>> read_pbn_records(text).skipped[0].reason
     'partial deal: 13 of 52 cards given (N 13, E -, S -, W -)'
     """
+    games: list[PbnGame] = []
+    for index, game in enumerate(_pbn_games(text, source), start=1):
+        check_games(index, source)  # (all counted before any is read: a file too large is not)
+        games.append(game)
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
-    for index, game in enumerate(_pbn_games(text, source), start=1):
-        check_games(index, source)
+    for index, game in enumerate(games, start=1):
         if "Deal" not in game.tags and not game.errors:
             continue
         try:

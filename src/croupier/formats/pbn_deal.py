@@ -36,6 +36,8 @@ Anything else raises :class:`~croupier.errors.DealNotationError`.  The writers,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import cast
 
 from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
 from croupier.dealing.notation import first_seat as _first_seat
@@ -52,6 +54,10 @@ __all__ = [
     "parse_pbn_deal",
     "parse_pbn_deal_partial",
     "parse_pbn_hand",
+    "plain_hand",
+    "sorted_pbn_deal",
+    "suit_cards",
+    "suit_mask",
 ]
 
 PBN_SEATS = "".join(s.letter for s in SEATS)
@@ -77,6 +83,186 @@ _SUIT_TABLES: tuple[dict[str, tuple[int, Card]], ...] = tuple(
     {letter: (i, _CARD[_RANK_OF_LETTER[letter], suit]) for i, letter in enumerate(PBN_RANKS)}
     for suit in PBN_SUITS
 )
+
+
+# -- the fast path of plain deal strings ---------------------------------------------------------
+# A deal string as writers write it (upper-case ranks in order, no card twice) is read with a few
+# dictionary look-ups a hand: each suit's ranks name a 13-bit mask (bit r: rank r of PBN_RANKS),
+# and each mask of each suit the sorted tuple of its cards, made once.  Anything else (lower
+# case, ranks out of order, a card twice, a bad letter) goes the slow way, which says what is
+# wrong; both ways give the same hands.
+_SEAT_AT = {letter: i for i, letter in enumerate(PBN_SEATS)} | {
+    letter.lower(): i for i, letter in enumerate(PBN_SEATS)
+}
+_FULL_SUIT = (1 << 13) - 1
+# Both tables are filled as holdings are met (at most 8,192 holdings of each suit), so a small
+# file costs no more than its own holdings.
+_MASKS: dict[str, int] = {}  # a suit's ranks in order -> its mask
+_SUIT_CARDS: list[list[tuple[Card, ...] | None]] = [[None] * (_FULL_SUIT + 1) for _ in range(4)]
+
+
+def suit_mask(ranks: str) -> int | None:
+    """The 13-bit mask (bit ``r``: rank ``PBN_RANKS[r]``) of a suit written the plain way.
+
+    ``None`` unless ``ranks`` are upper-case rank letters in order, each once.
+
+    >>> suit_mask("AK2"), suit_mask(""), suit_mask("KA"), suit_mask("ak")
+    (4099, 0, None, None)
+    """
+    mask = _MASKS.get(ranks)
+    return mask if mask is not None else _learn_mask(ranks)
+
+
+def suit_cards(suit: int, mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask`` (see :func:`suit_mask`) in suit ``suit`` (0: spades ... 3: clubs).
+
+    >>> [c.code for c in suit_cards(1, 4099)]
+    ['AH', 'KH', '2H']
+    """
+    return _cards_of(suit, mask)
+
+
+def plain_hand(suits: Sequence[str], used: list[int]) -> tuple[Card, ...] | None:
+    """The sorted cards of a hand given as its four suits' ranks (spades first), plainly written.
+
+    ``used`` holds the mask of each suit's cards given so far; the hand's are
+    added to it.  ``None`` (and ``used`` unchanged) when a suit is not written
+    the plain way (:func:`suit_mask`), a card was given before, or the hand holds
+    more than 13 cards.
+
+    >>> used = [0, 0, 0, 0]
+    >>> [c.code for c in plain_hand(["AK", "", "Q", "2"], used)], used
+    (['AS', 'KS', 'QD', '2C'], [3, 0, 4, 4096])
+    >>> plain_hand(["A", "", "", ""], used) is None  # the ace of spades again
+    True
+    """
+    get = _MASKS.get
+    a, b, c, d = get(suits[0]), get(suits[1]), get(suits[2]), get(suits[3])
+    if a is None or b is None or c is None or d is None:  # a holding not met yet
+        learned = [suit_mask(x) for x in suits]
+        if None in learned:
+            return None
+        a, b, c, d = (int(x or 0) for x in learned)
+    if a & used[0] or b & used[1] or c & used[2] or d & used[3]:
+        return None
+    t0, t1, t2, t3 = _SUIT_CARDS
+    h0, h1, h2, h3 = t0[a], t1[b], t2[c], t3[d]
+    if h0 is None or h1 is None or h2 is None or h3 is None:
+        h0, h1, h2, h3 = _cards_of(0, a), _cards_of(1, b), _cards_of(2, c), _cards_of(3, d)
+    hand = h0 + h1 + h2 + h3
+    if len(hand) > 13:
+        return None
+    used[0] |= a
+    used[1] |= b
+    used[2] |= c
+    used[3] |= d
+    return hand
+
+
+def _learn_mask(ranks: str) -> int | None:
+    """The mask of ``ranks`` if they are upper-case rank letters in order, each once."""
+    mask, last = 0, -1
+    for letter in ranks:
+        place = PBN_RANKS.find(letter)
+        if place <= last:  # not a rank letter (-1), out of order or twice
+            return None
+        mask |= 1 << place
+        last = place
+    _MASKS[ranks] = mask
+    return mask
+
+
+def _cards_of(suit: int, mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask`` in ``suit`` (0: spades), ace first: objects of BRIDGE_DECK."""
+    cards = _SUIT_CARDS[suit][mask]
+    if cards is None:
+        cards = tuple(BRIDGE_DECK[13 * suit + r] for r in range(13) if mask >> r & 1)
+        _SUIT_CARDS[suit][mask] = cards
+    return cards
+
+
+def sorted_pbn_deal(text: str) -> tuple[tuple[Card, ...], ...] | None:
+    """The hands ``N, E, S, W`` of a plain deal string, sorted, or ``None`` to go the slow way.
+
+    The hands are those :func:`parse_pbn_deal_partial` reads, each sorted spades
+    first and ace high, made of the cards of :data:`~croupier.cards.BRIDGE_DECK`
+    themselves.  ``None`` when the string is not written the plain way (upper
+    case ranks in order, each card once, at most 13 a hand): then
+    :func:`parse_pbn_deal_partial` reads it, or says what is wrong.
+
+    >>> [len(h) for h in sorted_pbn_deal("W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -")]
+    [0, 13, 0, 13]
+    >>> sorted_pbn_deal("N:AKQ... QJ... - -") is None  # QS twice: the slow way says so
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    body = text.strip()
+    start = 0
+    if len(body) >= 2 and body[1] == ":":
+        found = _SEAT_AT.get(body[0])
+        if found is None:
+            return None
+        start, body = found, body[2:]
+    whole = _whole_deal(body, start)
+    if whole is not None:
+        return whole
+    parts = body.split(maxsplit=4)
+    if len(parts) != 4:
+        return None
+    used = [0, 0, 0, 0]  # the cards given so far, suit by suit
+    hands: list[tuple[Card, ...] | None] = [None, None, None, None]
+    for i, part in enumerate(parts):
+        if part == "-":
+            continue
+        suits = part.split(".", 4)
+        if len(suits) != 4:
+            return None
+        hand = plain_hand(suits, used)
+        if hand is None:
+            return None
+        hands[(start + i) & 3] = hand
+    n, e, s, w = hands
+    if n is not None and e is not None and s is not None and w is not None:
+        return n, e, s, w  # (the usual case)
+    known = [h for h in hands if h is not None]
+    if len(known) == 3 and all(len(h) == 13 for h in known):
+        f = _FULL_SUIT
+        u0, u1, u2, u3 = used
+        rest = (
+            _cards_of(0, f ^ u0)
+            + _cards_of(1, f ^ u1)
+            + _cards_of(2, f ^ u2)
+            + _cards_of(3, f ^ u3)
+        )
+        return tuple(rest if h is None else h for h in hands)
+    return tuple(() if h is None else h for h in hands)
+
+
+def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
+    """The usual case of :func:`sorted_pbn_deal`: four known hands of 13 cards, one space
+    apart, holdings met before; ``None`` for anything else (the general way then)."""
+    masks = list(map(_MASKS.get, ".".join(body.split(" ", 4)).split(".", 16)))
+    if len(masks) != 16 or None in masks:
+        return None
+    m = cast(list[int], masks)
+    full = _FULL_SUIT
+    for suit in range(4):  # each suit dealt whole, no card twice (the sum is the union)
+        a, b, c, d = m[suit], m[4 + suit], m[8 + suit], m[12 + suit]
+        if a | b | c | d != full or a + b + c + d != full:
+            return None
+    t0, t1, t2, t3 = _SUIT_CARDS
+    hands: list[tuple[Card, ...]] = [(), (), (), ()]
+    for i in range(4):
+        a, b, c, d = m[4 * i : 4 * i + 4]
+        h0, h1, h2, h3 = t0[a], t1[b], t2[c], t3[d]
+        if h0 is None or h1 is None or h2 is None or h3 is None:
+            h0, h1, h2, h3 = _cards_of(0, a), _cards_of(1, b), _cards_of(2, c), _cards_of(3, d)
+        hand = h0 + h1 + h2 + h3
+        if len(hand) != 13:
+            return None
+        hands[(start + i) & 3] = hand
+    return tuple(hands)
 
 
 def parse_pbn_hand(text: str) -> list[Card]:

@@ -26,18 +26,37 @@ croupier.errors.FileFormatError: a.pbn line 9 (game 2): bad Deal tag (1 game ski
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from croupier.boards import Board, Hands, dealer, is_seat, is_vulnerability, vulnerability
+from croupier.boards import (
+    MAX_BOARD,
+    Board,
+    Hands,
+    dealer,
+    is_seat,
+    is_vulnerability,
+    vulnerability,
+)
 from croupier.cards import Card
 from croupier.errors import FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 from croupier.seats import Seat, Vulnerability
 
-__all__ = ["MAX_FILE_GAMES", "BoardFileContents", "BoardRecord", "SkippedGame", "check_games"]
+__all__ = [
+    "MAX_FILE_GAMES",
+    "BoardFileContents",
+    "BoardRecord",
+    "SkippedGame",
+    "check_games",
+    "deal_goedel",
+    "sorted_hands",
+    "sorted_record",
+]
 
 #: The most games (boards, records, rows) one board file may hold, read and skipped together.
 #: Each costs up to a kilobyte once read; 999 boards is a large tournament.
@@ -88,7 +107,13 @@ def _sorted_hand(hand: Sequence[Card]) -> tuple[Card, ...]:
     return tuple([BIGDEAL_CARD_ORDER[i] for i in indices])  # the same objects, in order
 
 
-def _sorted_hands(hands: Sequence[Sequence[Card]]) -> Hands:
+def sorted_hands(hands: Sequence[Sequence[Card]]) -> Hands:
+    """Four hands as a :class:`BoardRecord` holds them: tuples, spades first and ace high.
+
+    >>> from croupier.cards import parse_cards
+    >>> [c.code for c in sorted_hands([parse_cards("2C AS"), [], [], []])[0]]
+    ['AS', '2C']
+    """
     if len(hands) != 4:
         raise FileFormatError(f"a board record holds 4 hands (N, E, S, W), got {len(hands)}")
     n, e, s, w = (_sorted_hand(h) for h in hands)
@@ -149,7 +174,7 @@ class BoardRecord:
     room: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "hands", _sorted_hands(self.hands))
+        object.__setattr__(self, "hands", sorted_hands(self.hands))
         if self.dealer is not None:
             if not is_seat(self.dealer):
                 raise FileFormatError(f"bad dealer {_shown(self.dealer)}; expected N, E, S or W")
@@ -207,6 +232,13 @@ class BoardRecord:
                 f"the board in game {self.game} has no board number; pass number= "
                 "(or renumber the boards)"
             )
+        if _BOARD_AS_RECORD and type(chosen) is int and 1 <= chosen <= MAX_BOARD:
+            return _board(
+                chosen,
+                self.hands,
+                self.dealer if self.dealer is not None else Seat.of_board(chosen),
+                self.vulnerable if self.vulnerable is not None else Vulnerability.of_board(chosen),
+            )
         return Board(
             chosen,
             self.hands,
@@ -240,6 +272,127 @@ class BoardRecord:
             "vulnerable": None if self.vulnerable is None else self.vulnerable.pbn,
             "deal": self.deal,
         }
+
+
+_new_record = object.__new__
+_set = object.__setattr__
+
+
+def sorted_record(
+    hands: Hands,
+    number: int | None = None,
+    dealer: Seat | None = None,
+    vulnerable: Vulnerability | None = None,
+    game: int = 0,
+    line: int = 0,
+    room: str | None = None,
+) -> BoardRecord:
+    """A :class:`BoardRecord` of hands already in its order, made without sorting them again.
+
+    For readers that hold the hands sorted already (spades first, ace high: the
+    order of :data:`~croupier.ranking.bigdeal.BIGDEAL_CARD_ORDER`), such as
+    :func:`croupier.formats.pbn_deal.sorted_pbn_deal` gives them, ``dealer`` and
+    ``vulnerable`` as a :class:`~croupier.seats.Seat` and a
+    :class:`~croupier.seats.Vulnerability` (or ``None``): nothing is checked, and
+    the record is the one ``BoardRecord(hands, ...)`` would make.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> hands = BoardRecord(goedel_unrank(7)).hands
+    >>> sorted_record(hands, 3, game=1) == BoardRecord(hands, 3)
+    True
+    """
+    record: BoardRecord = _new_record(BoardRecord)
+    _set(record, "hands", hands)
+    _set(record, "number", number)
+    _set(record, "dealer", dealer)
+    _set(record, "vulnerable", vulnerable)
+    _set(record, "game", game)
+    _set(record, "line", line)
+    _set(record, "room", room)
+    return record
+
+
+# C(n, k) for n <= 52, k <= 13: the lex ranks of Big Deal's Gödel number, without big-number
+# function calls (the three subsets of a deal are ranked in one loop over the 52 cards).
+_COMB = [[math.comb(n, k) for k in range(14)] for n in range(53)]
+# _LEX_TERMS[n][i][p] = C(n - 1 - p, 13 - i): the term of the (i+1)-th smallest place p.
+_ITEM = cast(Callable[[list[int], int], int], list.__getitem__)
+_BIT = [1 << i for i in range(52)]
+_BELOW = [(1 << i) - 1 for i in range(52)]
+_LEX_TERMS = {
+    n: [[math.comb(n - 1 - p, 13 - i) for p in range(n)] for i in range(13)] for n in (52, 39, 26)
+}
+
+
+def deal_goedel(hands: Hands) -> int | None:
+    """The Gödel number of a record's hands (:func:`croupier.ranking.bigdeal.goedel_rank`), or
+    ``None`` when they are not a whole deal of the 52 standard cards.
+
+    Several times quicker than ``goedel_rank`` (a CSV file's ``goedel`` column is
+    checked on every row).
+
+    >>> from croupier.ranking.bigdeal import goedel_rank, goedel_unrank
+    >>> hands = BoardRecord(goedel_unrank(123456789)).hands
+    >>> deal_goedel(hands), goedel_rank(hands)
+    (123456789, 123456789)
+    >>> deal_goedel(((), (), (), ())) is None
+    True
+    """
+    get = _INDEX_BY_ID.get
+    places: list[list[int]] = []
+    for hand in hands:
+        if len(hand) != 13:
+            return None
+        found = list(map(get, map(id, hand)))
+        if None in found:  # not the cards of BIGDEAL_CARD_ORDER themselves
+            found = [_STANDARD_INDEX.get(card) for card in hand]
+            if None in found:
+                return None
+        found.sort()  # (a record's hands are sorted already: a quick pass)
+        places.append(cast(list[int], found))
+    if len(set().union(*places)) != 52:
+        return None
+    # lex rank of places p_1 < ... < p_13 among n: C(n, 13) - 1 - sum C(n - 1 - p_i, 14 - i)
+    number = 0
+    before = 0  # the cards of the hands ranked already, as bits of their indices
+    for pile, n in ((0, 52), (1, 39), (2, 26)):
+        found_places = places[pile]
+        if before:
+            found_places = [i - (before & _BELOW[i]).bit_count() for i in found_places]
+        rank = _COMB[n][13] - 1 - sum(map(_ITEM, _LEX_TERMS[n], found_places))
+        number = number * _COMB[n][13] + rank
+        before |= sum(map(_BIT.__getitem__, places[pile]))
+    return number
+
+
+# A record's hands are sorted as a Board's are (Big Deal's card order), so a board is made from
+# a record without sorting its 52 cards again (Board() sorts them by a key function: most of the
+# time a verification spends on a file of boards).  Only while Board is the dataclass of these
+# five fields; otherwise the constructor is called.
+_BOARD_AS_RECORD = not hasattr(Board, "__slots__") and [
+    f.name for f in dataclasses.fields(Board)
+] == [
+    "number",
+    "hands",
+    "dealer",
+    "vulnerable",
+    "goedel",
+]
+
+
+def _board(number: int, hands: Hands, dealer: Seat, vulnerable: Vulnerability) -> Board:
+    """``Board(number, hands, dealer, vulnerable)`` for a record's checked values.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> hands = BoardRecord(goedel_unrank(5)).hands
+    >>> _board(7, hands, Seat.SOUTH, Vulnerability.ALL) == Board(7, hands, "S", "All")
+    True
+    """
+    board: Board = object.__new__(Board)
+    board.__dict__.update(
+        number=number, hands=hands, dealer=dealer, vulnerable=vulnerable, goedel=None
+    )
+    return board
 
 
 def _shown(value: object) -> str:

@@ -48,6 +48,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
+from croupier.bounded_read import size_words
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import AtomicFile, check_new_files, read_failure
 from croupier.randomness.source import BitSource, OsRandomSource
@@ -81,7 +82,11 @@ from croupier.scale.workspace import (
 
 __all__ = [
     "BYTES_PER_RECORD",
+    "MAX_RECORDS",
+    "MAX_RECORD_BYTES",
+    "MAX_SPOOL_BYTES",
     "FileShuffleReport",
+    "RecordLimits",
     "shuffle_file_records",
     "shuffle_stream",
 ]
@@ -92,10 +97,23 @@ BYTES_PER_RECORD = 72
 META = np.dtype([("key", "<u8"), ("len", "<u4")])
 """A record in a bucket's side file: its key and its length (12 bytes)."""
 
+MAX_RECORD_BYTES = 2**30
+"""The longest record shuffled (1 GiB, its ending included): a line, a NUL-terminated record,
+or ``--records N``.  An input without a separator (``/dev/zero`` read as lines) is one endless
+record: it is refused after one byte more than this is read."""
+
+MAX_RECORDS = 2**40
+"""The most records one shuffle takes (about 10¹²): an endless input of short records stops
+here at the latest (the disk-space rule for standard input stops it sooner)."""
+
+MAX_SPOOL_BYTES = 2**40
+"""The most bytes of standard input (or of any input that is not a regular file) saved to a
+temporary file when it does not fit in memory (1 TiB).  The copy also stops as soon as the
+disk could not hold what the rest of the run needs (see :func:`shuffle_file_records`)."""
+
 MAX_BUCKETS = 256
 _MIN_CHUNK = 1 << 16
 _MAX_CHUNK = 1 << 24
-_MAX_RECORD = 2**32 - 1
 
 Advance = Callable[[int], object]
 Write = Callable[[Any], object]
@@ -149,10 +167,70 @@ def place_type(size: int) -> type[np.signedinteger[Any]]:
     return np.int32 if size < 2**31 - 2 else np.int64
 
 
+def _too_long(what: str) -> CroupierError:
+    return CroupierError(
+        f"{what} has a record of more than {MAX_RECORD_BYTES:,} bytes "
+        f"({size_words(MAX_RECORD_BYTES)}), the longest croupier shuffles; an input with no "
+        "record separator (such as /dev/zero read as lines) is one endless record"
+    )
+
+
+def _too_many(what: str) -> CroupierError:
+    return CroupierError(
+        f"{what} has more than {MAX_RECORDS:,} records, the most one croupier shuffle takes"
+    )
+
+
+class RecordLimits:
+    """Counts the records of an input as its bytes go by and refuses one past the limits.
+
+    ``records`` is the complete records seen, ``open`` the bytes of the record not yet
+    ended.  Each block costs one comparison of its bytes (numpy), like counting them.
+
+    >>> limits = RecordLimits(RecordFormat(), "x")
+    >>> limits.take(np.frombuffer(b"ab\\ncd", np.uint8)); (limits.records, limits.open)
+    (1, 2)
+    """
+
+    def __init__(self, fmt: RecordFormat, what: str) -> None:
+        self.fmt = fmt
+        self.what = what
+        self.records = 0
+        self.open = 0
+        self.seen = 0
+
+    def take(self, block: npt.NDArray[np.uint8]) -> None:
+        """Count ``block``, the next bytes of the input."""
+        self.seen += block.size
+        if self.fmt.record_size is not None:
+            self.records = self.seen // self.fmt.record_size
+        elif block.size:
+            found = block == self.fmt.separator
+            count = int(np.count_nonzero(found))
+            if not count:
+                self.open += block.size
+            else:
+                first = int(np.argmax(found))
+                if self.open + first + 1 > MAX_RECORD_BYTES:
+                    raise _too_long(self.what)
+                if block.size > MAX_RECORD_BYTES:  # (records inside one block: never at 1 GiB)
+                    places = np.flatnonzero(found)
+                    if places.size > 1 and int(np.diff(places).max()) > MAX_RECORD_BYTES:
+                        raise _too_long(self.what)
+                self.records += count
+                self.open = int(np.argmax(found[::-1]))  # the bytes after the last separator
+            if self.open >= MAX_RECORD_BYTES:  # its ending is still to come
+                raise _too_long(self.what)
+        if self.records > MAX_RECORDS:
+            raise _too_many(self.what)
+
+
 class _Layout:
     """Where the records of an in-memory buffer are: BOM, starts, lengths, an added ending."""
 
-    def __init__(self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat) -> None:
+    def __init__(
+        self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, what: str = "the input"
+    ) -> None:
         """``data`` holds the ``size`` input bytes and room for two more (an added ending);
         the records are found in two threads (:func:`record_ends`)."""
         self.bom = _bom(data, size, fmt)
@@ -175,8 +253,8 @@ class _Layout:
         lengths = ends
         lengths -= self.starts  # (in place: the ends are not needed any more)
         del ends
-        if lengths.size and int(lengths.max()) > _MAX_RECORD:
-            raise CroupierError(f"a record has more than {_MAX_RECORD:,} bytes (4 GiB)")
+        if lengths.size and int(lengths.max()) > MAX_RECORD_BYTES:
+            raise _too_long(what)
         self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
 
 
@@ -191,16 +269,24 @@ def _open_end(data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, bom: in
 
 
 def _record_count(
-    data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, separators: int | None
+    data: npt.NDArray[np.uint8],
+    size: int,
+    fmt: RecordFormat,
+    separators: int | None,
+    what: str = "the input",
 ) -> int:
     """The records of the ``size`` input bytes in ``data``, from their ``separators``
     (counted now when ``None``): the records :class:`_Layout` will find."""
     if fmt.separator is None:
         assert fmt.record_size is not None
-        return size // fmt.record_size
-    if separators is None:
-        separators = count_separators(data[:size], fmt)
-    return separators + int(_open_end(data, size, fmt, _bom(data, size, fmt)))
+        n = size // fmt.record_size
+    else:
+        if separators is None:
+            separators = count_separators(data[:size], fmt)
+        n = separators + int(_open_end(data, size, fmt, _bom(data, size, fmt)))
+    if n > MAX_RECORDS:
+        raise _too_many(what)
+    return n
 
 
 PIECE_ITEMS = 1 << 16
@@ -270,7 +356,9 @@ class _Run:
         memory: int,
         report: FileShuffleReport,
         advance: Advance,
+        what: str = "the input",
     ) -> None:
+        self.what = what
         self.fmt = fmt
         self.draws = draws
         self.params = params
@@ -287,13 +375,14 @@ class _Run:
         if fmt.record_size is not None:
             return size // fmt.record_size, 0, False
         buffer = np.empty(self.chunk, np.uint8)
-        seen, count, last, bom = 0, 0, -1, 0
+        seen, last, bom = 0, -1, 0
+        limits = RecordLimits(fmt, self.what)  # (a record too long is refused before scattering)
         while got := read_into(handle, buffer):
             part = buffer[:got]
             if seen == 0 and fmt.lines and got >= 3 and bytes(part[:3]) == BOM:
                 bom = 3
                 part = part[3:]
-            count += int(np.count_nonzero(part == fmt.separator))
+            limits.take(part)
             last = int(buffer[got - 1])
             seen += got
             self.advance(got)
@@ -302,7 +391,10 @@ class _Run:
                 f"the input changed while it was read ({seen:,} bytes, not {size:,})"
             )
         is_open = seen > bom and last != fmt.separator
-        return count + int(is_open), bom, is_open
+        count = limits.records + int(is_open)
+        if count > MAX_RECORDS:
+            raise _too_many(self.what)
+        return count, bom, is_open
 
     # -- pass 1: scatter -------------------------------------------------------------------
 
@@ -408,10 +500,8 @@ class _Run:
                 yield got, data, ends
 
     def _close_record(self, bucket: TempBucket, key: int, length: int) -> None:
-        if length > _MAX_RECORD:
-            raise CroupierError(
-                f"a record has {length:,} bytes; records of up to 4 GiB are shuffled"
-            )
+        if length > MAX_RECORD_BYTES:
+            raise _too_long(self.what)
         meta = np.empty(1, META)
         meta["key"], meta["len"] = key, length
         bucket.write_meta(meta)
@@ -549,6 +639,8 @@ def shuffle_stream(
     workspace: Callable[[], str | Path] | None = None,
     advance: Advance | None = None,
     space_check: Callable[[int], object] | None = None,
+    spool_check: Callable[[int, int], object] | None = None,
+    name: str = "the input",
 ) -> FileShuffleReport:
     """Shuffle the records of ``infile`` into ``write`` (``croupier-keyed-split/1``).
 
@@ -559,11 +651,30 @@ def shuffle_stream(
     keyed by 256 bits of ``source`` (the OS CSPRNG by default).  At most about
     ``memory`` bytes are held; the output never depends on it.  See the module
     docstring for an example.
+
+    Every input stops at the limits, however endless: a record of more than
+    :data:`MAX_RECORD_BYTES`, more than :data:`MAX_RECORDS` records, and a stream
+    saved to a temporary file past :data:`MAX_SPOOL_BYTES` are refused as soon as
+    the byte past the limit is read; ``spool_check(bytes, records)`` is called as
+    a stream is saved, to refuse it once the disk could not hold the rest of the
+    run.  ``space_check(bytes)`` is called with the temporary bytes the buckets
+    need, before they are written.  ``name`` is how errors call the input.
+
+    >>> import io
+    >>> shuffle_stream(io.BytesIO(b"a\\nb"), print, fmt=RecordFormat(None, 2**31))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: records of 2,147,483,648 bytes are longer than ...
     """
     fmt = fmt or RecordFormat()
     params = params or KeyedParams()
     if memory < 1:
         raise CroupierError(f"memory={memory} is not a size; give a positive number of bytes")
+    if fmt.record_size is not None and fmt.record_size > MAX_RECORD_BYTES:
+        raise CroupierError(
+            f"records of {fmt.record_size:,} bytes are longer than {MAX_RECORD_BYTES:,} bytes "
+            f"({size_words(MAX_RECORD_BYTES)}), the longest croupier shuffles"
+        )
     if draws is None:
         draws = KeyedStreams.from_source(source or OsRandomSource(), params)
     report = FileShuffleReport()
@@ -576,9 +687,12 @@ def shuffle_stream(
         made.append(Path(workspace()))
         return made[-1]
 
+    job = _Job(write, draws, memory, fmt, params, folder, step, space_check, spool_check,
+               report, name)  # fmt: skip
     try:
-        return _shuffle(infile, write, draws, memory, size, fmt, params, folder, step,
-                        space_check, report)  # fmt: skip
+        if size is None:
+            return _from_stream(infile, job)
+        return _shuffle(infile, size, job)
     finally:
         for work in made:
             remove_workspace(work)
@@ -593,47 +707,76 @@ def _check_size(size: int, fmt: RecordFormat) -> None:
         )
 
 
-def _shuffle(
-    infile: BinaryIO,
-    write: Write,
-    draws: LeafDraws,
-    memory: int,
-    size: int | None,
-    fmt: RecordFormat,
-    params: KeyedParams,
-    folder: Callable[[], Path],
-    step: Advance,
-    space_check: Callable[[int], object] | None,
-    report: FileShuffleReport,
-) -> FileShuffleReport:
-    if size is None:  # a stream: into memory, or onto disk once it is too large
-        held = bytearray()
-        limit = max(0, memory - (1 << 20))
-        while block := infile.read(1 << 20):
-            held += block
-            step(len(block))
-            if len(held) > limit:
-                spool = folder() / "input.spool"
-                try:
-                    with open(spool, "wb") as out:
-                        out.write(held)
-                        del held
-                        while block := infile.read(1 << 22):
-                            out.write(block)
-                            step(len(block))
-                except OSError as exc:
-                    raise bucket_error(spool / "x", exc) from None
-                report.spooled = True
-                with open(spool, "rb") as handle:
-                    return _shuffle(handle, write, draws, memory, spool.stat().st_size, fmt,
-                                    params, folder, step, space_check, report)  # fmt: skip
-        data = np.zeros(len(held) + 2, np.uint8)
-        data[: len(held)] = np.frombuffer(held, np.uint8)
-        total = len(held)
-        del held
-        _check_size(total, fmt)
-        report.bytes = total
-        return _in_memory(data, total, fmt, draws, params, write, memory, report, step)
+@dataclass(frozen=True)
+class _Job:
+    """What one :func:`shuffle_stream` call shuffles with, shared by its steps."""
+
+    write: Write
+    draws: LeafDraws
+    memory: int
+    fmt: RecordFormat
+    params: KeyedParams
+    folder: Callable[[], Path]
+    step: Advance
+    space_check: Callable[[int], object] | None
+    spool_check: Callable[[int, int], object] | None
+    report: FileShuffleReport
+    what: str
+
+
+def _from_stream(infile: BinaryIO, job: _Job) -> FileShuffleReport:
+    """A stream: into memory, or onto disk once it is too large (then shuffled from there).
+
+    It stays in memory while its bytes and records would be shuffled there
+    (:func:`_cost`); every block read is counted against the limits first.
+    """
+    held = bytearray()
+    limits = RecordLimits(job.fmt, job.what)
+    limit = max(0, job.memory - (1 << 20))
+    while block := infile.read(1 << 20):
+        limits.take(np.frombuffer(block, np.uint8))
+        held += block
+        job.step(len(block))
+        if _cost(len(held), limits.records) > limit:
+            spool = job.folder() / "input.spool"
+            _spool(infile, held, spool, limits, job)
+            job.report.spooled = True
+            with open(spool, "rb") as handle:
+                return _shuffle(handle, spool.stat().st_size, job)
+    data = np.zeros(len(held) + 2, np.uint8)
+    data[: len(held)] = np.frombuffer(held, np.uint8)
+    total = len(held)
+    del held
+    _check_size(total, job.fmt)
+    job.report.bytes = total
+    return _in_memory(data, total, job)
+
+
+def _spool(infile: BinaryIO, held: bytearray, spool: Path, limits: RecordLimits, job: _Job) -> None:
+    """Save ``held`` (emptied) and the rest of ``infile`` to ``spool``, within the limits."""
+    try:
+        with open(spool, "wb") as out:
+            out.write(held)
+            held.clear()
+            while block := infile.read(1 << 22):
+                limits.take(np.frombuffer(block, np.uint8))
+                if limits.seen > MAX_SPOOL_BYTES:
+                    raise CroupierError(
+                        f"{job.what} is larger than {MAX_SPOOL_BYTES:,} bytes "
+                        f"({size_words(MAX_SPOOL_BYTES)}), the most croupier saves to a "
+                        "temporary file to shuffle; give it as a regular file (read in place)"
+                    )
+                if job.spool_check is not None:
+                    job.spool_check(limits.seen, limits.records + 1)
+                out.write(block)
+                job.step(len(block))
+    except OSError as exc:
+        raise bucket_error(spool / "x", exc) from None
+
+
+def _shuffle(infile: BinaryIO, size: int, job: _Job) -> FileShuffleReport:
+    """A regular file of ``size`` bytes (or a saved stream): in memory or through buckets."""
+    fmt, memory, report = job.fmt, job.memory, job.report
     _check_size(size, fmt)
     report.bytes = size
     if _cost(size + 2, 1) <= memory:
@@ -642,23 +785,23 @@ def _shuffle(
         got, separators = read_counting(infile, data[:size], fmt)
         if got != size or infile.read(1):
             raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
-        step(size)
-        n = _record_count(data, size, fmt, separators)
+        job.step(size)
+        n = _record_count(data, size, fmt, separators, job.what)
         if _cost(size + 2, n) <= memory:
-            return _in_memory(data, size, fmt, draws, params, write, memory, report, step, n)
+            return _in_memory(data, size, job, n)
         del data
         infile.seek(0)
-    run = _Run(fmt, draws, params, memory, report, step)
+    run = _Run(fmt, job.draws, job.params, memory, report, job.step, job.what)
     n, bom, is_open = run.count(infile, size)
     report.records = n
-    k = params.resolve(n)
+    k = job.params.resolve(n)
     report.key_bits = k
     report.bits_used = n * k
-    if space_check is not None:
-        space_check(size + 2 + META.itemsize * n)
+    if job.space_check is not None:
+        job.space_check(size + 2 + META.itemsize * n)
     bits = _bucket_bits(size, memory, k)
     report.buckets, report.passes = 1 << bits, 2
-    work = folder()
+    work = job.folder()
     buckets = [TempBucket(work, f"{b:05d}") for b in range(1 << bits)]
     infile.seek(0)
     try:
@@ -668,7 +811,7 @@ def _shuffle(
     finally:
         for bucket in buckets:
             bucket.close()
-    sink = OutputSink(write, drop_final=fmt if is_open else None)
+    sink = OutputSink(job.write, drop_final=fmt if is_open else None)
     if bom:
         sink.write(BOM)
     for bucket in buckets:
@@ -679,16 +822,7 @@ def _shuffle(
 
 
 def _in_memory(
-    data: npt.NDArray[np.uint8],
-    size: int,
-    fmt: RecordFormat,
-    draws: LeafDraws,
-    params: KeyedParams,
-    write: Write,
-    memory: int,
-    report: FileShuffleReport,
-    step: Advance,
-    n: int | None = None,
+    data: npt.NDArray[np.uint8], size: int, job: _Job, n: int | None = None
 ) -> FileShuffleReport:
     """Shuffle the input held in ``data`` (and room for an added ending): one pass to write.
 
@@ -698,21 +832,56 @@ def _in_memory(
     output; a run through buckets reads the input twice, so the in-memory run
     counts its output twice to end where that one does.)
     """
-    n = _record_count(data, size, fmt, None) if n is None else n
-    arrangement = _Arrangement(n, draws, params, report)
+    fmt, step = job.fmt, job.step
+    n = _record_count(data, size, fmt, None, job.what) if n is None else n
+    arrangement = _Arrangement(n, job.draws, job.params, job.report)
     try:
-        layout = _Layout(data, size, fmt)
+        layout = _Layout(data, size, fmt, job.what)
         if layout.starts.size != n:  # (the same bytes, counted twice: never)
             raise AssertionError(f"{layout.starts.size} records found, {n} counted")
-        sink = OutputSink(write, drop_final=fmt if layout.open else None)
+        sink = OutputSink(job.write, drop_final=fmt if layout.open else None)
         if layout.bom:
             sink.write(BOM)
         emit(data, layout.starts, layout.lengths, arrangement, sink,
-             slice_bytes=_slice_bytes(memory), advance=lambda done: step(2 * done))  # fmt: skip
+             slice_bytes=_slice_bytes(job.memory), advance=lambda done: step(2 * done))  # fmt: skip
         sink.finish()
     finally:
         arrangement.close()
-    return report
+    return job.report
+
+
+class _DiskSpace:
+    """The checks of :func:`shuffle_file_records` that the disk holds what a run writes.
+
+    ``size`` is the input's size (``None`` for a stream, whose saved bytes are
+    counted by :meth:`spool`); ``output``: whether the output is a file there too.
+    """
+
+    def __init__(self, folder: Path, what: str, output: bool) -> None:
+        self.folder = folder
+        self.what = what
+        self.output = output
+        self.size: int | None = None
+        self.saved = 0  # bytes of a stream saved to a temporary file so far
+
+    def buckets(self, temporary: int) -> None:
+        """Before the buckets are written: room for them (and the output)."""
+        data = self.size if self.size is not None else self.saved
+        needed = temporary + (data if self.output else 0)
+        check_free_space(self.folder, needed, "the temporary buckets and the output")
+
+    def spool(self, spooled: int, records: int) -> None:
+        """While a stream is saved: room left for its buckets (and the output)."""
+        self.saved = spooled
+        # (the copy is on the disk already: what is left must hold its buckets and the output)
+        needed = spooled + META.itemsize * records + (spooled if self.output else 0)
+        check_free_space(
+            self.folder,
+            needed,
+            f"the buckets of the temporary copy of {self.what}"
+            + (" and the output" if self.output else "")
+            + " (an input that is not a regular file is saved before it is shuffled)",
+        )
 
 
 def shuffle_file_records(
@@ -739,6 +908,15 @@ def shuffle_file_records(
     (or in the system's temporary folder) and are removed on success, error
     and Ctrl-C; those of killed runs are removed first.  ``name`` is how
     error messages call the input (default: its path quoted).
+
+    Standard input, or any input that is not a regular file (a pipe, a FIFO, a
+    device such as ``/dev/zero``), is saved to a temporary file there once it
+    does not fit in ``memory``; saving stops with a one-line error past
+    :data:`MAX_SPOOL_BYTES`, and as soon as the free space left could not hold
+    the rest of the run: the buckets (as many bytes again, and 12 bytes a
+    record) and, with ``out``, the output (as many bytes again).  So an endless
+    input never fills the disk: with ``out`` it stops at a third of the space
+    that was free, without it at a half.
 
     >>> import tempfile
     >>> from croupier.randomness import SeededSource
@@ -769,9 +947,8 @@ def shuffle_file_records(
     def workspace() -> Path:
         return make_workspace(folder)
 
-    def space_check(temporary: int) -> None:
-        needed = temporary + (size or 0 if out is not None else 0)
-        check_free_space(folder, needed, "the temporary buckets and the output")
+    what = name if name is not None else "standard input" if reading_stdin else repr(str(path))
+    disk = _DiskSpace(folder, what, out is not None)
 
     with contextlib.ExitStack() as stack:
         if reading_stdin:
@@ -781,10 +958,10 @@ def shuffle_file_records(
             try:
                 handle = stack.enter_context(open(str(path), "rb"))
             except OSError as exc:
-                what = name if name is not None else repr(str(path))
                 raise FileFormatError(f"cannot read {what}: {read_failure(exc)}") from None
             info = os.fstat(handle.fileno())
             size = info.st_size if stat.S_ISREG(info.st_mode) else None
+        disk.size = size
         if size is not None:
             _check_size(size, fmt)
         if out is not None:
@@ -797,7 +974,8 @@ def shuffle_file_records(
             write = stdout
         report = shuffle_stream(
             handle, write, source=source, memory=memory, size=size, fmt=fmt, params=params,
-            workspace=workspace, advance=advance, space_check=space_check,
+            workspace=workspace, advance=advance, space_check=disk.buckets,
+            spool_check=disk.spool, name=what,
         )  # fmt: skip
     report.removed_leftovers = removed
     return report

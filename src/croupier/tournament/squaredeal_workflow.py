@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.boards import Board
+from croupier.bounded_read import read_limited, size_words
 from croupier.errors import VerificationError, excerpt
 from croupier.files import (
     ExistingFileError,
     check_new_files,
-    read_file,
     write_file,
     write_files_atomically,
 )
@@ -114,17 +114,19 @@ def _sqd_bytes(event: SquareDealEvent) -> bytes:
 
 
 def _read_event_file(path: Path) -> bytes:
-    """The bytes of a ``.sqd`` or ``.sqk`` file, refused unread when it is too large to be one."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        size = 0  # missing or unreadable: read_file says which
-    if size > MAX_EVENT_FILE_BYTES:
+    """The bytes of a ``.sqd`` or ``.sqk`` file, refused when it is too large to be one.
+
+    At most one byte past :data:`~croupier.tournament.squaredeal.MAX_EVENT_FILE_BYTES` is
+    read, so an endless file (``/dev/zero``, a FIFO) or a huge one costs nothing.
+    """
+    data = read_limited(path, MAX_EVENT_FILE_BYTES)
+    if len(data) > MAX_EVENT_FILE_BYTES:
         raise SquareDealError(
-            f"{path.name} has {size} bytes; SquareDeal event and key files hold at most "
+            f"{path.name} has more than {MAX_EVENT_FILE_BYTES:,} bytes "
+            f"({size_words(MAX_EVENT_FILE_BYTES)}); SquareDeal event and key files hold at most "
             f"{MAX_EVENT_FILE_BYTES}"
         )
-    return read_file(path)
+    return data
 
 
 def _check_rewritable(path: Path) -> None:

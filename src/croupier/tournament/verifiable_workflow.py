@@ -36,8 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from croupier.errors import CroupierError
-from croupier.files import ExistingFileError, read_file, write_file
+from croupier.bounded_read import read_limited, size_words
+from croupier.errors import CroupierError, FileFormatError
+from croupier.files import ExistingFileError, write_file
 from croupier.formats.board_files import load_boards
 from croupier.randomness import RandomSource
 from croupier.tournament.board_plan import BoardPlan
@@ -63,7 +64,18 @@ from croupier.tournament.verification import (
     compare_boards,
 )
 
-__all__ = ["KEY_GIVEN", "NewKey", "new_key_file", "read_key_file", "verify_boards"]
+__all__ = [
+    "KEY_GIVEN",
+    "MAX_KEY_FILE_BYTES",
+    "NewKey",
+    "new_key_file",
+    "read_key_file",
+    "verify_boards",
+]
+
+#: The largest key file read (a key is 64 hex digits and a line end; white space around it is
+#: allowed).  One byte more is read at most, so an endless or huge file is refused at once.
+MAX_KEY_FILE_BYTES = 4096
 
 #: The name a report gives the key when it was given as hex digits (``key=``), not a file.
 KEY_GIVEN = "(key given)"
@@ -139,13 +151,28 @@ def new_key_file(
 def read_key_file(key_file: Path) -> bytes:
     """The key in ``key_file`` (64 hex digits, surrounding whitespace ignored).
 
+    A file of more than :data:`MAX_KEY_FILE_BYTES` is refused after reading one
+    byte past the limit (never whole), and never quoted: it may hold a secret.
+
     >>> import tempfile
     >>> key_file = Path(tempfile.mkdtemp()) / "cup.key"
     >>> _ = key_file.write_text("00" * 32 + "\\n")
     >>> read_key_file(key_file) == bytes(32)
     True
+    >>> read_key_file(Path("/dev/zero"))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.FileFormatError: key file 'zero' has more than 4,096 bytes (4 KiB), ...
     """
-    return parse_key(read_file(Path(key_file)).decode("utf-8", "surrogateescape"))
+    key_file = Path(key_file)
+    data = read_limited(key_file, MAX_KEY_FILE_BYTES)
+    if len(data) > MAX_KEY_FILE_BYTES:
+        raise FileFormatError(
+            f"key file {key_file.name!r} has more than {MAX_KEY_FILE_BYTES:,} bytes "
+            f"({size_words(MAX_KEY_FILE_BYTES)}), the most a key file holds; a "
+            f"{ALGORITHM} key file holds 64 hex digits"
+        )
+    return parse_key(data.decode("utf-8", "surrogateescape"))
 
 
 def verify_boards(

@@ -52,6 +52,7 @@ from croupier.bulk.writers.rows import (
 )
 from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Rank
 from croupier.dealing.layout import Layout
+from croupier.errors import utf8_bytes
 from croupier.formats.deal_text import sorted_hand
 from croupier.formats.pbn_deal import PBN_RANKS
 from croupier.seats import BOARD_CYCLE, Seat, Vulnerability
@@ -540,12 +541,20 @@ def parse_oneline(text: str | bytes, layout: Layout | None = None) -> DealArray:
     Traceback (most recent call last):
     ...
     croupier.bulk.writers.base.BulkWriterError: line 1 'n AKQ... e x' is not a printoneline ...
+    >>> parse_oneline("n \\ud800")
+    Traceback (most recent call last):
+    ...
+    croupier.bulk.writers.base.BulkWriterError: the oneline text is not valid text: character 3 ...
     """
     from croupier.dealing.layout import make_layout
 
     layout = layout or make_layout("bridge")
     require_bridge(layout, "oneline")
-    raw = text.encode() if isinstance(text, str) else text
+    raw = (
+        text
+        if isinstance(text, bytes)
+        else utf8_bytes(text, "the oneline text", error=BulkWriterError)
+    )
     lines = [ln for ln in raw.splitlines() if ln.startswith(b"n ")]
     shown = raw.splitlines()
     for ln in lines:
