@@ -78,8 +78,26 @@ EXHAUST_REFUSAL = (
 )
 
 
+def _script_text(raw: bytes) -> str:
+    """The text of a script's bytes: UTF-8 (a byte-order mark first is left out), else Latin-1.
+
+    >>> _script_text(b"\\xef\\xbb\\xbfproduce 1"), _script_text(b"// caf\\xe9")
+    ('produce 1', '// café')
+    """
+    from croupier.simulate.parse import BOM
+
+    raw = raw.removeprefix(BOM.encode("utf-8"))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")  # dealer scripts are plain bytes; comments may be Latin-1
+
+
 def read_script(path: str) -> Script:
     """Read and parse the script at ``path`` (``-``: standard input).
+
+    A file, and standard input, are read as bytes: UTF-8, else Latin-1, and a UTF-8
+    byte-order mark at the start (Windows editors write one) is left out.
 
     >>> read_script("/nonexistent/x.dlr")
     Traceback (most recent call last):
@@ -90,8 +108,16 @@ def read_script(path: str) -> Script:
 
     limit = 4 * MAX_SCRIPT  # bytes: at most 4 per character in UTF-8
     if path == "-":
-        text = sys.stdin.read(MAX_SCRIPT + 1)  # parse_script refuses what is too long
-        return parse_script(text, filename="<stdin>")
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is None:  # a text stream put in place of standard input
+            text = sys.stdin.read(MAX_SCRIPT + 1)  # parse_script refuses what is too long
+            return parse_script(text, filename="<stdin>")
+        raw = binary.read(limit + 1)
+        if len(raw) > limit:
+            raise CroupierError(
+                f"standard input is larger than {limit:,} bytes; a dealer script is a few lines"
+            )
+        return parse_script(_script_text(raw), filename="<stdin>")
     file = Path(path)
     try:
         with file.open("rb") as stream:
@@ -106,11 +132,7 @@ def read_script(path: str) -> Script:
         raise CroupierError(
             f"script {path!r} is larger than {limit:,} bytes; a dealer script is a few lines"
         )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")  # dealer scripts are plain bytes; comments may be Latin-1
-    return parse_script(text, filename=file.name)
+    return parse_script(_script_text(raw), filename=file.name)
 
 
 def _check_count(name: str, value: int | None, most: int) -> None:

@@ -33,6 +33,8 @@ from croupier.seats import SEATS, Seat, Vulnerability
 __all__ = [
     "BINARY_OPERATORS",
     "FUNCTIONS",
+    "MAX_FREQUENCY2D_CELLS",
+    "MAX_FREQUENCY_CELLS",
     "PRINT_ACTIONS",
     "SEAT_WORDS",
     "STATISTICS_ACTIONS",
@@ -70,6 +72,7 @@ __all__ = [
     "SuitLetter",
     "Tricks",
     "Unary",
+    "frequency_size_problem",
     "left_chain",
 ]
 
@@ -569,6 +572,53 @@ class Average(Action):
 
     label: str | None
     expr: Expr
+
+
+MAX_FREQUENCY_CELLS = 1_000_000
+"""The most values (``high - low + 1``) of a one-dimensional ``frequency`` table.
+
+A table keeps a counter for every value of its range, allocated before the first deal (as
+in dealer, which has no limit and runs out of memory instead); real tables are far smaller:
+points 0 to 37, a score from -7600 to 7600 (15,201 values)."""
+
+MAX_FREQUENCY2D_CELLS = 1_000_000
+"""The most cells (values of the first expression times values of the second) of a
+two-dimensional ``frequency`` table; real ones are far smaller (points by points: 38 × 38)."""
+
+
+def frequency_size_problem(bounds: tuple[int, int], bounds2: tuple[int, int] | None = None) -> str:
+    """Why a ``frequency`` table of these bounds is too large to count, or ``""``.
+
+    Checked before the table is allocated (its cells are counted, never made), when the
+    bounds are in order; at most :data:`MAX_FREQUENCY_CELLS` values in one dimension,
+    :data:`MAX_FREQUENCY2D_CELLS` cells in two.
+
+    >>> frequency_size_problem((0, 37)), frequency_size_problem((0, 37), (0, 37))
+    ('', '')
+    >>> frequency_size_problem((0, 100_000_000))
+    'frequency bounds 0, 100000000: 100,000,001 cells, more than the 1,000,000 of a table'
+    >>> print(frequency_size_problem((0, 99_999), (1, 100_000)))
+    frequency bounds 0, 99999 and 1, 100000: 100,000 × 100,000 = 10,000,000,000 cells, more
+    than the 1,000,000 of a table
+    """
+    (low, high) = bounds
+    if bounds2 is None:
+        cells = high - low + 1
+        if cells <= MAX_FREQUENCY_CELLS:
+            return ""
+        return (
+            f"frequency bounds {low}, {high}: {cells:,} cells, "
+            f"more than the {MAX_FREQUENCY_CELLS:,} of a table"
+        )
+    (low2, high2) = bounds2
+    rows, columns = high - low + 1, high2 - low2 + 1
+    if rows * columns <= MAX_FREQUENCY2D_CELLS:
+        return ""
+    return (
+        f"frequency bounds {low}, {high} and {low2}, {high2}: "
+        f"{rows:,} × {columns:,} = {rows * columns:,} cells, "
+        f"more than the {MAX_FREQUENCY2D_CELLS:,} of a table"
+    )
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from croupier.simulate.ast import (
     SuitLetter,
     Tricks,
     Unary,
+    frequency_size_problem,
 )
 from croupier.simulate.grammar import GRAMMAR, KEYWORDS
 from croupier.simulate.parser_cache import cached_parser, cached_script
@@ -98,10 +99,14 @@ def _load_lark() -> None:
 
 
 __all__ = [
+    "BOM",
+    "HEX_KEY_DIGITS",
+    "LONG_KEY_RUN",
     "MAX_NESTING",
     "MAX_NUMBER",
     "MAX_SCRIPT",
     "MAX_TOKENS",
+    "SHORT_TOKEN",
     "ScriptError",
     "parse_expression",
     "parse_script",
@@ -112,6 +117,9 @@ MAX_NUMBER = 2**31 - 1
 
 MAX_SCRIPT = 1_000_000
 """The longest script text accepted, in characters."""
+
+BOM = "\ufeff"
+"""The byte-order mark that may start a script (UTF-8 ``EF BB BF``); it is left out."""
 
 MAX_TOKENS = 100_000
 """The most tokens (words, numbers, operators, parentheses; not comments or spaces) of a
@@ -253,26 +261,63 @@ def _expected(names: Iterable[str]) -> str:
 
 _KEYWORD_RE = re.compile("|".join(w for words in KEYWORDS.values() for w in words))
 
-# A run of the characters of hex, base64 (both alphabets) and SquareDeal keys; a key file
-# given as a script must not end up quoted on a terminal or in a log.
+# A run of the characters of hex, base64 (both alphabets), base32 and SquareDeal keys; a key
+# file given as a script must not end up quoted on a terminal or in a log.
 _KEY_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/=_-")
 _KEY_RUN = re.compile(r"[0-9A-Za-z+/=_-]+")
-_HEX_RUN = re.compile(r"[0-9A-Fa-f]{8}")
-_LONG_RUN = 20
+#: A token of at most this many characters is always quoted: it holds too little of any key
+#: to matter (an operator, a one-letter name, a small number, a card).
+SHORT_TOKEN = 3
+#: A run of at least this many hex digits in a row may be a key (a 128-bit key has 32).
+HEX_KEY_DIGITS = 32
+#: A run of at least this many characters may be a base64 or base32 key (128 bits take 22
+#: base64 or 26 base32 characters; a ``.sqk`` SquareDeal key has 60).
+LONG_KEY_RUN = 20
+_HEX_KEY = re.compile(rf"[0-9A-Fa-f]{{{HEX_KEY_DIGITS},}}")
+_BASE32_KEY = re.compile(rf"[A-Z2-7]{{{LONG_KEY_RUN},}}")
+
+
+def _key_like(run: str) -> bool:
+    """Whether a run of key characters may be key material (never a run of digits alone).
+
+    >>> _key_like("6b1f0e38d9c27a45f10e9b8a7c36d25e"), _key_like("x=12345678")
+    (True, False)
+    >>> _key_like("J4aytsBk5EVTp3H7+0eppHQAC7PRzVdy"), _key_like("north_has_5_spades_and_12_hcp")
+    (True, False)
+    >>> _key_like("JBSWY3DPEHPK3PXPJBSWY3DP"), _key_like("9" * 64)
+    (True, False)
+    """
+    if run.isdigit():
+        return False  # a number, however long, is no key (numbers too large are refused)
+    if _HEX_KEY.search(run):
+        return True
+    for match in _BASE32_KEY.finditer(run):
+        piece = match.group()
+        if any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece):
+            return True
+    kinds = (str.isupper, str.islower, str.isdigit)
+    return len(run) >= LONG_KEY_RUN and all(any(kind(c) for c in run) for kind in kinds)
 
 
 def _quoted(word: str, source: str = "", start: int | None = None, limit: int = 30) -> str:
     """``word`` quoted for a message, or ``<N characters hidden>`` when it may be key material.
 
-    ``word`` starts at ``start`` in ``source``: the run of key characters around it
-    (letters, digits and ``+ / = _ -``) is judged whole, so a piece of a base64
-    line between two ``+`` is hidden too.  Hidden: a run holding 8 hex digits in a
-    row, or one of 20 characters or more with both letters and digits.  Names
-    and numbers of real scripts are shorter.
+    A token of at most :data:`SHORT_TOKEN` characters is always quoted (escaped).  A longer
+    one starts at ``start`` in ``source``: the run of key characters around it (letters,
+    digits and ``+ / = _ -``) is judged whole, so a piece of a base64 line between two
+    ``+`` is hidden too.  Hidden: a run holding :data:`HEX_KEY_DIGITS` hex digits in a
+    row, a base32 piece (``A-Z 2-7``) of :data:`LONG_KEY_RUN` characters or more with
+    letters and digits, or a run of that length mixing upper-case letters, lower-case
+    letters and digits (base64).  Names and numbers of real scripts are not like that.
 
-    >>> _quoted("west1n"), _quoted("6b1f0e38d9c2"), _quoted("wU9T", "wU9T+Kd8s0Zq7/Lm2Pq4Xv", 0)
-    ("'west1n'", '<12 characters hidden>', '<4 characters hidden>')
+    >>> key = "6b1f0e38d9c27a45f10e9b8a7c36d25e"
+    >>> _quoted("west1n"), _quoted("6b1f0e38d9c2"), _quoted("=", "x=" + key, 1), _quoted(key)
+    ("'west1n'", "'6b1f0e38d9c2'", "'='", '<32 characters hidden>')
+    >>> _quoted("wU9T", "wU9T+Kd8s0Zq7/Lm2Pq4Xv", 0)
+    '<4 characters hidden>'
     """
+    if len(word) <= SHORT_TOKEN:
+        return excerpt(word, limit)
     if start is None or source[start : start + len(word)] != word:
         source, start = word, 0
     left, right = start, start + len(word)
@@ -280,10 +325,8 @@ def _quoted(word: str, source: str = "", start: int | None = None, limit: int = 
         left -= 1
     while right < len(source) and source[right] in _KEY_CHARS:
         right += 1
-    for run in _KEY_RUN.findall(source, left, right):
-        long_mixed = len(run) >= _LONG_RUN and not run.isalpha() and not run.isdigit()
-        if _HEX_RUN.search(run) or (long_mixed and any(c.isalpha() for c in run)):
-            return f"<{len(word)} characters hidden>"
+    if any(_key_like(run) for run in _KEY_RUN.findall(source, left, right)):
+        return f"<{len(word)} characters hidden>"
     return excerpt(word, limit)
 
 
@@ -589,6 +632,11 @@ class _Builder:
                         parts[1 + 3 * (i // 2)],
                         f"frequency bounds {low}, {high}: the low bound is above the high one",
                     )
+            # Counted before anything is allocated: a table keeps a counter for each cell.
+            second = (bounds[2], bounds[3]) if len(exprs) > 1 else None
+            too_large = frequency_size_problem((bounds[0], bounds[1]), second)
+            if too_large:
+                self.fail(parts[1], too_large)
             if len(exprs) == 1:
                 return Frequency(label, exprs[0], bounds[0], bounds[1], pos=pos)
             low2, high2 = bounds[2], bounds[3]
@@ -924,7 +972,14 @@ def parse_script(text: str, filename: str = "<script>") -> Script:
 
     A script parsed before is read back from the cache of
     :func:`~croupier.simulate.parser_cache.cached_script` (the same syntax tree).
+    A byte-order mark (``U+FEFF``) at the very start, which Windows editors write, is
+    left out; lines and columns count from the character after it.
+
+    >>> parse_script("\ufeffproduce 2").produce
+    2
     """
+    if isinstance(text, str) and text.startswith(BOM):
+        text = text[len(BOM) :]
 
     def parse() -> Script:
         with _no_cycle_collection():

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.errors import CroupierError, MissingExtraError
+from croupier.simulate.ast import frequency_size_problem
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -275,11 +276,22 @@ class FrequencyResult(_Moments):
         Traceback (most recent call last):
         ...
         croupier.simulate.stats.StatisticsError: frequency bounds low=2, high=1: ...
+
+        A table keeps a counter for each value: at most
+        :data:`~croupier.simulate.ast.MAX_FREQUENCY_CELLS` of them, refused before any is made.
+
+        >>> FrequencyResult.of(None, "x", 0, 10**9, [])
+        Traceback (most recent call last):
+        ...
+        croupier.simulate.stats.StatisticsError: frequency bounds 0, 1000000000: 1,000,000,001 ...
         """
         if low > high:
             raise StatisticsError(
                 f"frequency bounds low={low}, high={high}: the low bound must not be above the high"
             )
+        too_large = frequency_size_problem((low, high))
+        if too_large:  # refused before a counter is allocated
+            raise StatisticsError(too_large)
         v = np.asarray(values, dtype=np.int64).ravel()
         inside = v[(v >= low) & (v <= high)]
         counts = np.bincount(inside - low, minlength=high - low + 1)
@@ -426,6 +438,14 @@ class Frequency2DResult:
 
         >>> Frequency2DResult.of(None, ("x", "y"), (0, 0), (0, 0), [0], [0]).total
         1
+
+        At most :data:`~croupier.simulate.ast.MAX_FREQUENCY2D_CELLS` cells, refused before any
+        is made:
+
+        >>> Frequency2DResult.of(None, ("x", "y"), (0, 10**5), (0, 10**5), [], [])
+        Traceback (most recent call last):
+        ...
+        croupier.simulate.stats.StatisticsError: frequency bounds 0, 100000 and 0, 100000: ...
         """
         for lo, hi in (bounds, bounds2):
             if lo > hi:
@@ -433,6 +453,9 @@ class Frequency2DResult:
                     f"frequency bounds low={lo}, high={hi}: "
                     "the low bound must not be above the high"
                 )
+        too_large = frequency_size_problem(bounds, bounds2)
+        if too_large:  # refused before a counter is allocated
+            raise StatisticsError(too_large)
         (l1, h1), (l2, h2) = bounds, bounds2
         rows, cols = h1 - l1 + 3, h2 - l2 + 3
         v1 = np.asarray(values, dtype=np.int64).ravel()
