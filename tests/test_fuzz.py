@@ -982,7 +982,11 @@ def call():
         return read_key_file(case)
     if kind == "dlr":
         from croupier.simulate.run import run_script
-        return run_script(data.decode("latin-1"), seed="corpus", generate=100)
+        try:  # as croupier dealer reads a script: UTF-8, else Latin-1
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        return run_script(text, seed="corpus", generate=100)
     from croupier.formats.board_files import read_boards
     return read_boards(data, kind, source=case.name)
 try:
@@ -1082,7 +1086,8 @@ def _key_text(case: Path) -> str:
 def test_corpus_command_line(case: Path, tmp_path: Path) -> None:
     spec = json.loads(case.read_text(encoding="utf-8"))
     _prepare(tmp_path)
-    keys = (SAMPLE_FILES[name].decode("latin-1") for name in SAMPLE_KEY_FILES)
+    keys = [SAMPLE_FILES[name].decode("latin-1") for name in SAMPLE_KEY_FILES]
+    keys.append(spec.get("secret", ""))  # a key the case pastes into an argument
     check_expected(_child(["-m", "croupier", *spec["argv"]], tmp_path), spec, "\n".join(keys))
 
 
