@@ -127,3 +127,25 @@ def run_dealer(script: str, seed: int, *, timeout: float = 120) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: Linux's character devices by (major, minor): tests make their own nodes of these in a
+#: temporary folder and never open the system's /dev files.
+DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7)}
+
+
+def own_device(folder: Path, kind: str) -> Path:
+    """A character device node ``kind`` (``null``, ``zero``, ``full``) made in ``folder``.
+
+    Skips the test where ``mknod`` is not permitted (not root, or a file system mounted
+    ``nodev``), which is the only reason such a test may skip.
+    """
+    import stat
+
+    path = folder / f"own-{kind}"
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(*DEVICES[kind]))
+        os.close(os.open(path, os.O_RDONLY))
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"mknod of a {kind} device is not permitted here: {exc}")
+    return path

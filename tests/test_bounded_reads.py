@@ -67,7 +67,7 @@ from croupier.tournament.squaredeal_workflow import (
 )
 from croupier.tournament.verifiable import make_boards, plan_commitment
 from croupier.tournament.verifiable_workflow import MAX_KEY_FILE_BYTES, read_key_file
-from tests.conftest import ROOT, CliRunner, guarded_cli
+from tests.conftest import ROOT, CliRunner, guarded_cli, own_device
 
 MIB = 1 << 20
 SLACK = 2 * MIB
@@ -207,12 +207,13 @@ def events(tmp_path: Path) -> Path:
     set_delayed_value(sqd, "7")
     (tmp_path / "cup.key").write_text("00" * 32 + "\n")
     (tmp_path / "CUP1.pbn").write_bytes(b"")
-    (tmp_path / "s1.pbn").symlink_to("/dev/zero")  # a board file without end (read only)
+    zero = own_device(tmp_path, "zero")  # made here: the system's /dev is never touched
+    (tmp_path / "s1.pbn").symlink_to(zero)  # a board file without end
     return tmp_path
 
 
 def test_every_command_refuses_an_endless_file_in_one_line(events: Path) -> None:
-    zero = "/dev/zero"
+    zero = str(events / "own-zero")
     key = ["--key-file", zero]
     plan = ["--event", "Cup", "--plan", "1:1-4"]
     commitment = plan_commitment(bytes(32), "Cup", BoardPlan.parse("1:1-4"))
@@ -404,7 +405,8 @@ def test_shuffling_dev_zero_stops_at_a_limit(tmp_path: Path, extra: list[str], n
     # /dev/zero read as lines is one endless record: refused at 1 GiB, never spooled on (it
     # took 8 GB of the temporary folder in 20 s), in a child that may use 2.5 GiB of memory
     # and write files of 1.5 GiB at most
-    code, err = _limited_cli(["shuffle", "--file", "/dev/zero", *extra], tmp_path,
+    zero = str(own_device(tmp_path, "zero"))
+    code, err = _limited_cli(["shuffle", "--file", zero, *extra], tmp_path,
                              memory=5 << 29, disk=3 << 29)  # fmt: skip
     _one_line_error(code, err, needle)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".croupier")]

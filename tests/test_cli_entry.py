@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliRunner
+from tests.conftest import CliRunner, own_device
 
 CROUPIER = [sys.executable, "-m", "croupier"]
 
@@ -56,7 +55,6 @@ def test_ctrl_c_during_a_long_run_exits_130_quietly(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
 @pytest.mark.parametrize(
     "args",
     [
@@ -67,8 +65,8 @@ def test_ctrl_c_during_a_long_run_exits_130_quietly(tmp_path: Path) -> None:
         ["cards", "AS KH"],
     ],
 )
-def test_a_full_disk_is_an_error_not_a_truncated_success(args: list[str]) -> None:
-    with open("/dev/full", "w") as full:
+def test_a_full_disk_is_an_error_not_a_truncated_success(args: list[str], tmp_path: Path) -> None:
+    with open(own_device(tmp_path, "full"), "w") as full:  # never the system's /dev/full
         proc = subprocess.run(
             [*CROUPIER, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
         )

@@ -31,7 +31,7 @@ from croupier.scale import buckets as bucket_files
 from croupier.scale import shuffle_file, shuffle_records
 from croupier.scale.shuffle_keys import KeyStream
 from croupier.scale.workspace import WORKSPACE_PREFIX, make_workspace
-from tests.conftest import CliRunner
+from tests.conftest import CliRunner, own_device
 
 
 class FixedKeys:
@@ -337,9 +337,10 @@ def test_command_line_refusals(tmp_path: Path, cli: CliRunner) -> None:
     for extra, message in cases:
         result = cli(["shuffle", "--file", str(src), *extra])
         assert result.code == 2 and message in result.err and "\n" not in result.err.strip(), extra
-    device = cli(["shuffle", "--file", "/dev/null", "--out", str(tmp_path / "o"), "-m", "keys"])
+    null = str(own_device(tmp_path, "null"))  # made here, never the system's /dev/null
+    device = cli(["shuffle", "--file", null, "--out", str(tmp_path / "o"), "-m", "keys"])
     assert device.code == 2 and "not a regular file" in device.err
-    streamed = cli(["shuffle", "--file", "/dev/null", "--out", str(tmp_path / "o")])
+    streamed = cli(["shuffle", "--file", null, "--out", str(tmp_path / "o")])
     assert streamed.code == 0 and (tmp_path / "o").read_bytes() == b""  # read as a stream
     (tmp_path / "o").unlink()
     assert existing.read_bytes() == b"keep" and src.read_bytes() == b"abc\ndef\n"

@@ -35,7 +35,10 @@ def read_limited(path: Path, limit: int) -> bytes:
     Traceback (most recent call last):
     ...
     croupier.errors.FileFormatError: file '/nonexistent/croupier/a.sqd' not found
-    >>> len(read_limited(Path("/dev/zero"), 4096))  # an endless file: one byte past the limit
+    >>> import tempfile
+    >>> big = Path(tempfile.mkdtemp()) / "big.sqd"
+    >>> _ = big.write_bytes(b"x" * 10_000)
+    >>> len(read_limited(big, 4096))  # one byte past the limit, never the whole file
     4097
     """
     if limit < 0:

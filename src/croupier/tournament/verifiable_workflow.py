@@ -159,10 +159,11 @@ def read_key_file(key_file: Path) -> bytes:
     >>> _ = key_file.write_text("00" * 32 + "\\n")
     >>> read_key_file(key_file) == bytes(32)
     True
-    >>> read_key_file(Path("/dev/zero"))
+    >>> _ = key_file.write_bytes(b"0" * 5000)  # far too long (read 4,097 bytes only)
+    >>> read_key_file(key_file)
     Traceback (most recent call last):
     ...
-    croupier.errors.FileFormatError: key file 'zero' has more than 4,096 bytes (4 KiB), ...
+    croupier.errors.FileFormatError: key file 'cup.key' has more than 4,096 bytes (4 KiB), ...
     """
     key_file = Path(key_file)
     data = read_limited(key_file, MAX_KEY_FILE_BYTES)
