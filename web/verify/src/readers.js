@@ -545,6 +545,9 @@ export function readLin(text, source) {
 
 const DLM_HEADER_KEYS = ["from board", "to board", "status", "checksum", "duplicates"];
 
+/** The deal an unused DLM slot holds (North all spades, East hearts, South diamonds, West clubs). */
+const DLM_FILLER = "aaaaaabffffffkkkkkklpppppp";
+
 function dlmCheckNumber(letters, board) {
   let value = board;
   for (const ch of letters) value ^= ch.charCodeAt(0);
@@ -613,11 +616,18 @@ export function readDlm(text, source) {
   const written = new Set();
   const records = [];
   const seen = new Map();
+  const extra = []; // [line, board] of unused slots past To board holding a deal
   for (const [key, value, lineno] of boardLines) {
     const m = /^board +([0-9]{1,6})$/i.exec(pySplitWords(key).join(" "));
     const number = m === null || Number(m[1]) < 1 || Number(m[1]) > 999 ? 0 : Number(m[1]);
     written.add(number);
-    if (low !== null && !(number >= low && number <= high)) continue;
+    if (low !== null && !(number >= low && number <= high)) {
+      // an unused slot past To board holds the filler deal; anything else is a board added
+      // past the set's end, which a strict read refuses (as croupier does)
+      const filler = `${DLM_FILLER}${String(dlmCheckNumber(DLM_FILLER, number)).padStart(3, "0")}`;
+      if (number > high && value.toLowerCase() !== filler) extra.push([lineno, number]);
+      continue;
+    }
     if (number === 0) {
       problems.push([lineno, `bad board line ${excerpt(`${key}=${value}`)}; expected 'Board NN=' (NN 1..999) followed by 26 letters a-p and 3 digits`]);
       continue;
@@ -660,6 +670,10 @@ export function readDlm(text, source) {
   if (first !== undefined) {
     const [lineno, reason] = first;
     throw new InputError(`${source} line ${lineno}: ${reason}`);
+  }
+  if (extra.length > 0) {
+    const [lineno, number] = extra[0];
+    throw new InputError(`${source} line ${lineno}: board ${number} is past From board=${low}..To board=${high} but holds a deal, not the filler deal of an unused slot; the file holds more boards than its set, so it cannot be verified`);
   }
   return records;
 }
