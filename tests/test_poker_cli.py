@@ -119,26 +119,33 @@ def test_bad_input_is_one_line_exit_2(cli: CliRunner, args: list[str], message: 
     assert r.err.startswith("error: ") and message in r.err and r.err.count("\n") == 1
 
 
-def test_progress_bar_only_on_a_terminal(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    shown: list[tuple[int, bool, str]] = []
-    real = poker_cmd.progress_bar
+def test_progress_bar_on_a_terminal_lines_elsewhere(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[tuple[str, int, bool]] = []
+    real_bar, real_lines = poker_cmd.progress_bar, poker_cmd.progress_lines
 
-    def spy(total: int, show: bool, description: str = "") -> object:
-        shown.append((total, show, description))
-        return real(total, False, description)
+    def bar(total: int, show: bool, description: str = "") -> object:
+        shown.append(("bar", total, show))
+        return real_bar(total, False, description)
 
-    monkeypatch.setattr(poker_cmd, "progress_bar", spy)
+    def lines(total: int, description: str, unit: str) -> object:
+        shown.append(("lines", total, True))
+        return real_lines(total, description, unit)
+
+    monkeypatch.setattr(poker_cmd, "progress_bar", bar)
+    monkeypatch.setattr(poker_cmd, "progress_lines", lines)
     monkeypatch.setattr(poker_cmd, "PROGRESS_FROM", 5000)  # long runs, made short
     assert cli(["poker", "equity", "AA", "KK", "--trials", "2000"]).code == 0
-    assert shown[-1] == (2000, False, "sampling")  # stderr is captured, not a terminal
+    assert shown[-1] == ("lines", 2000, True)  # stderr is captured, not a terminal
     monkeypatch.setattr(poker_cmd, "is_terminal", lambda stream: True)
     assert cli(["poker", "equity", "AA", "KK", "--trials", "2000"]).code == 0
-    assert shown[-1] == (2000, True, "sampling")
+    assert shown[-1] == ("bar", 2000, True)
     assert cli(["poker", "equity", "AA", "KK", "--trials", "999"]).code == 0
-    assert shown[-1] == (999, False, "sampling")  # a short run shows none
+    assert shown[-1] == ("lines", 999, True)  # a short run: lines, which wait 30 s
     assert cli(["poker", "equity", "AA", "KK", "--trials", "2000", "--quiet"]).code == 0
-    assert shown[-1][1] is False
+    assert shown[-1] == ("bar", 2000, False)  # --quiet: nothing at all
     assert cli(["poker", "equity", "AsKs", "QhQd", "--board", "2c3c4c"]).code == 0
-    assert shown[-1] == (990, False, "enumerating")
+    assert shown[-1] == ("lines", 990, True)  # exact: a bar from 5,000 deals
     assert cli(["poker", "equity", "AsKs", "QhQd", "--board", "2c3c"]).code == 0
-    assert shown[-1] == (15180, True, "enumerating")
+    assert shown[-1] == ("bar", 15180, True)

@@ -277,7 +277,8 @@ def test_progress_hears_every_deal() -> None:
     assert sum(seen) == result.deals == 990
     seen.clear()
     equity(["AA", "KK"], trials=70_000, seed="p", progress=seen.append)
-    assert sum(seen) == 70_000 and len(seen) == 2
+    # trials are counted in chunks of at most 8,192 (the clock is read between them)
+    assert sum(seen) == 70_000 and len(seen) == 9 and max(seen) == 8192
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,22 @@ eval``, ``croupier poker equity``); the work is :mod:`croupier.poker`.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
+from croupier.cli.failures import as_flags
 from croupier.cli.options import JsonOpt, QuietOpt, SeedOpt
-from croupier.cli.running import is_terminal, progress_bar
+from croupier.cli.running import Advance, is_terminal, progress_bar, progress_lines
 from croupier.formats.envelope import envelope_json
 from croupier.poker import (
     HAND_VALUES,
     EquityPlan,
     EquityResult,
     HandValue,
+    PokerError,
     evaluate,
     evaluate_omaha,
     plan_equity,
@@ -67,7 +71,13 @@ make, counted as exact fractions.  Above 100,000,000 deals (matchups x boards:
 wide ranges) it samples 1,000,000 Monte Carlo trials instead and says so;
 --exact always enumerates, --trials N always samples (croupier-equity-mc/1,
 with a 95% interval; --seed makes it reproducible).  A progress bar shows on
-a terminal for long runs.
+a terminal for long runs, and off one (a log, a pipe) a line every 30 seconds.
+
+Monte Carlo keeps to a time: --time-limit SECONDS stops after the trials done
+by then and says how many (as dealer's -t); without it, a run whose first
+batches estimate more than 5 minutes is refused at once, with the estimate
+and what to change (fewer --trials, a --time-limit, hands that share fewer
+cards).
 
 \b
 Examples:
@@ -75,11 +85,14 @@ Examples:
   croupier poker equity AsAh KsKh
   croupier poker equity "QQ+, AKs" "JJ-99, AQs" --board Ks7d2c
   croupier poker equity AhKh random --trials 200000 --seed study --json
+  croupier poker equity AA KK QQ random --time-limit 10
   croupier poker equity "As Ah Kd Qc" "Ks Kh 7c 8d" --board 2c3d9h
 """
 
 PROGRESS_FROM = 5_000_000
 """Deals (exact) from which a progress bar shows on a terminal; trials need a fifth of that."""
+
+_EQUITY_FLAGS = {"trials": "--trials", "time_limit": "--time-limit", "exact": "--exact"}
 
 
 def value_text(value: HandValue) -> str:
@@ -160,7 +173,10 @@ def equity_text(result: EquityResult) -> list[str]:
                 f"{_percent(float(h.tie)):>8}  {h.equity}"
             )
         return lines
-    lines = [f"{where}: Monte Carlo, {result.deals:,} trials ({result.algorithm}, {result.source})"]
+    counted = f"{result.deals:,} trials"
+    if result.stopped == "time-limit":
+        counted = f"{result.deals:,} of {result.requested:,} trials before the time limit"
+    lines = [f"{where}: Monte Carlo, {counted} ({result.algorithm}, {result.source})"]
     lines.append(f"{'hand':<{width}}  {'equity':>8}  {'95% interval':>19}  {'win':>8}  {'tie':>8}")
     for h in result.hands:
         low, high = h.interval or (0.0, 0.0)
@@ -186,6 +202,14 @@ def equity_command(
     game: Annotated[
         str, typer.Option("--game", help="auto (by hand size), holdem or omaha.")
     ] = "auto",
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            metavar="SECONDS",
+            help="Monte Carlo: stop after this many seconds with the trials done.",
+        ),
+    ] = None,
     seed: SeedOpt = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
@@ -201,21 +225,16 @@ def equity_command(
     0
     """
     chosen: Game = game  # type: ignore[assignment]  # checked by the library
-    plan: EquityPlan = plan_equity(
-        hands, board, dead, trials=trials, exact=True if exact else None, game=chosen
-    )
-    watched = not quiet and is_terminal(sys.stderr)
-    if plan.method == "exact":
-        show = watched and plan.total >= PROGRESS_FROM
-        label = "enumerating"
-    else:
-        show = watched and plan.total >= PROGRESS_FROM // 5
-        label = "sampling"
-    source = None
-    if plan.method != "exact":
-        source = make_source(seed, purpose="croupier-equity-mc/1")
-    with progress_bar(plan.total, show, label) as advance:
-        result = plan.run(source=source, progress=advance)
+    try:
+        plan: EquityPlan = plan_equity(
+            hands, board, dead, trials=trials, exact=True if exact else None, game=chosen
+        )
+        exact_run = plan.method == "exact"
+        source = None if exact_run else make_source(seed, purpose="croupier-equity-mc/1")
+        with _progress(plan, quiet) as advance:
+            result = plan.run(source=source, progress=advance, time_limit=time_limit)
+    except PokerError as exc:
+        raise PokerError(as_flags(str(exc), _EQUITY_FLAGS)) from None
     if as_json:
         data = result.to_json()
         data.pop("algorithm", None)  # Monte Carlo: in the envelope, with its source
@@ -233,10 +252,45 @@ def equity_command(
     else:
         for line in equity_text(result):
             typer.echo(line)
-    if source is not None and not quiet:
+    if quiet:
+        return
+    if source is not None:
         typer.echo(
             f"sampled {result.deals:,} trials with croupier-equity-mc/1 {source_note(source)}",
             err=True,
         )
-    elif seed is not None and not quiet:
-        typer.echo("note: the result is exact, so --seed was not used", err=True)
+        if result.stopped == "time-limit":
+            typer.echo(
+                f"note: the time limit stopped the run after {result.deals:,} of "
+                f"{result.requested:,} trials (the interval is as wide as that many give)"
+                + (
+                    f"; --trials {result.deals} with the same seed repeats them"
+                    if source.reproducible
+                    else ""
+                ),
+                err=True,
+            )
+    else:
+        unused = [flag for flag, given in (("--seed", seed), ("--time-limit", time_limit)) if given]
+        if unused:
+            verb = "was" if len(unused) == 1 else "were"
+            typer.echo(
+                f"note: the result is exact, so {' and '.join(unused)} {verb} not used", err=True
+            )
+
+
+@contextmanager
+def _progress(plan: EquityPlan, quiet: bool) -> Iterator[Advance]:
+    """A progress bar on a terminal for a long run, else progress lines at a low rate."""
+    exact_run = plan.method == "exact"
+    label = "enumerating" if exact_run else "sampling"
+    bar_from = PROGRESS_FROM if exact_run else PROGRESS_FROM // 5
+    if not quiet and is_terminal(sys.stderr) and plan.total >= bar_from:
+        with progress_bar(plan.total, True, label) as advance:
+            yield advance
+    elif not quiet:
+        with progress_lines(plan.total, label, "deals" if exact_run else "trials") as advance:
+            yield advance
+    else:
+        with progress_bar(plan.total, False) as advance:
+            yield advance

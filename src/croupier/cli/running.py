@@ -18,21 +18,25 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import IO
 
+from croupier.durations import duration_text
 from croupier.files import AtomicFile
 
 __all__ = [
     "INTERRUPTED",
+    "PROGRESS_LINE_SECONDS",
     "PROGRESS_MIN_DEALS",
     "Advance",
     "RunState",
     "Sink",
     "is_terminal",
     "progress_bar",
+    "progress_lines",
     "progress_wanted",
     "stdout_bytes",
     "stop_on_ctrl_c",
@@ -160,6 +164,56 @@ def progress_bar(total: int, show: bool, description: str = "dealing") -> Iterat
             bar.advance(task, done)
 
         yield advance
+
+
+PROGRESS_LINE_SECONDS = 30.0
+"""Seconds between the progress lines of :func:`progress_lines` (the first comes after as
+long: a shorter run prints none)."""
+
+
+@contextmanager
+def progress_lines(
+    total: int,
+    description: str,
+    unit: str,
+    *,
+    every: float = PROGRESS_LINE_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+    stream: IO[str] | None = None,
+) -> Iterator[Advance]:
+    """Progress at a low rate for a run nobody watches on a terminal (a log, a pipe):
+    one line on stderr (or ``stream``) every ``every`` seconds, with the time left.
+
+    >>> import io
+    >>> ticks = iter(range(0, 1000, 20))
+    >>> out = io.StringIO()
+    >>> with progress_lines(1000, "sampling", "trials", clock=lambda: next(ticks),
+    ...                     stream=out) as advance:
+    ...     for _ in range(4):
+    ...         advance(100)
+    >>> print(out.getvalue(), end="")
+    sampling: 200 of 1,000 trials (20.0%), about 3 minutes left
+    sampling: 400 of 1,000 trials (40.0%), about 2 minutes left
+    """
+    start = clock()
+    shown = start
+    done = 0
+
+    def advance(more: int) -> None:
+        nonlocal shown, done
+        done += more
+        now = clock()
+        if now - shown < every or done >= total:
+            return
+        shown = now
+        left = (now - start) * (total - done) / max(done, 1)
+        line = (
+            f"{description}: {done:,} of {total:,} {unit} ({100 * done / total:.1f}%), "
+            f"about {duration_text(left)} left"
+        )
+        print(line, file=sys.stderr if stream is None else stream, flush=True)
+
+    yield advance
 
 
 class RunState:

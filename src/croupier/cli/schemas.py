@@ -798,8 +798,11 @@ SCHEMAS: dict[str, Schema] = {
                         **_EQUITY_COMMON,
                         "method": {"const": "monte-carlo"},
                         "trials": NAT,
+                        "stopped": {"const": "time-limit"},
+                        "trials_requested": NAT,
                         "hands": array(EQUITY_HAND, minItems=2),
-                    }
+                    },
+                    optional=("stopped", "trials_requested"),
                 ),
             ]
         },

@@ -48,6 +48,7 @@ order, are the trials.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -61,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.cards import Card, parse_cards
+from croupier.durations import duration_text
 from croupier.errors import CardNotationError, excerpt
 from croupier.poker.evaluate import (
     CardsLike,
@@ -81,6 +83,10 @@ __all__ = [
     "MAX_MATCHUPS",
     "MAX_TRIALS",
     "MC_ALGORITHM_ID",
+    "MC_ESTIMATE_AFTER",
+    "MC_ESTIMATE_BATCHES",
+    "MC_TIME_BUDGET",
+    "Clock",
     "EquityPlan",
     "EquityResult",
     "HandEquity",
@@ -108,17 +114,34 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 10_000_000_000
 """The most trials one run takes."""
 
+MC_TIME_BUDGET = 300.0
+"""Seconds a Monte Carlo run may take without ``time_limit=``: a run whose first batches
+estimate a longer time is refused at once, with the estimate and what to change."""
+
+MC_ESTIMATE_AFTER = 1.0
+"""Seconds (or :data:`MC_ESTIMATE_BATCHES` batches, whichever comes first) of sampling
+after which a Monte Carlo run estimates how long all its trials take (from the rate of
+every batch but the first, which warms up)."""
+
+MC_ESTIMATE_BATCHES = 16
+"""Batches of 65,536 candidates after which a Monte Carlo run estimates its time at the
+latest."""
+
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
 Progress = Callable[[int], None]
 """Called with how many more deals (exact) or trials (Monte Carlo) are done."""
 
+Clock = Callable[[], float]
+"""Seconds from an arbitrary start, never going back (:func:`time.monotonic`)."""
+
 Game = Literal["auto", "holdem", "omaha"]
 
 _BATCH = 65536
 _EMPTY_BATCHES = 64  # batches in a row with no trial: the ranges (nearly) never fit together
 _WORK = 1 << 21  # array elements handled at once
+_TRIAL_CHUNK = 8192  # accepted trials evaluated together: the clock is read between chunks
 
 
 @dataclass(frozen=True)
@@ -179,6 +202,11 @@ class EquityResult:
     """Monte Carlo: where the randomness came from (``seeded``, ``os-csprng``, ...)."""
     algorithm: str | None = field(default=None)
     """Monte Carlo: :data:`MC_ALGORITHM_ID`."""
+    requested: int | None = None
+    """Monte Carlo: the trials asked for (``deals`` is fewer when the time limit stopped it)."""
+    stopped: str | None = None
+    """Monte Carlo: ``"time-limit"`` when ``time_limit=`` ended the run before ``requested``
+    trials (``deals`` trials were done: the first ones of the same stream)."""
 
     def to_json(self) -> dict[str, object]:
         """The result as a JSON object."""
@@ -195,6 +223,9 @@ class EquityResult:
         else:
             out["algorithm"] = self.algorithm
             out["source"] = self.source
+            if self.stopped is not None:
+                out["stopped"] = self.stopped
+                out["trials_requested"] = self.requested
         out["hands"] = [h.to_json() for h in self.hands]
         return out
 
@@ -419,14 +450,35 @@ class EquityPlan:
         seed: str | bytes | None = None,
         source: RandomSource | None = None,
         progress: Progress | None = None,
+        time_limit: float | None = None,
+        clock: Clock | None = None,
     ) -> EquityResult:
-        """Count (exact) or sample (Monte Carlo); ``progress`` hears how far it got."""
+        """Count (exact) or sample (Monte Carlo); ``progress`` hears how far it got.
+
+        Monte Carlo keeps to a time: ``time_limit`` seconds stops it after the trials done
+        by then (at least one; the result says ``stopped``), and without one a run whose
+        first batches estimate more than :data:`MC_TIME_BUDGET` seconds is refused with
+        that estimate.  Exact counting ignores both.  ``clock`` (default
+        :func:`time.monotonic`) is read between batches of trials.
+        """
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, (int, float))
+            or not 0 < time_limit < math.inf
+        ):
+            raise PokerError(f"time_limit= must be a number of seconds > 0, got {time_limit!r}")
         if self.method == "exact":
             counts = self._exact(progress)
             return self._result(counts, self.deals, None)
         key, kind = _key(seed, source)
-        counts = self._monte_carlo(key, self.total, progress)
-        return self._result(counts, self.total, kind)
+        if clock is None:
+            import time
+
+            clock = time.monotonic
+        counts, done = self._monte_carlo(key, self.total, progress, time_limit, clock)
+        result = self._result(counts, done, kind)
+        stopped = "time-limit" if done < self.total else None
+        return dataclasses.replace(result, requested=self.total, stopped=stopped)
 
     def _result(
         self,
@@ -588,13 +640,24 @@ class EquityPlan:
         return counts
 
     def _monte_carlo(
-        self, key: bytes, trials: int, progress: Progress | None
-    ) -> npt.NDArray[np.int64]:
+        self,
+        key: bytes,
+        trials: int,
+        progress: Progress | None,
+        time_limit: float | None,
+        clock: Clock,
+    ) -> tuple[npt.NDArray[np.int64], int]:
+        """The counts of the first ``trials`` trials, or of those done within
+        ``time_limit`` seconds, and how many that is."""
         players = len(self.players)
         counts = np.zeros((players, players), np.int64)
+        tables()  # built once, before the clock starts
+        start = clock()
         done = 0
         batch = 0
         empty = 0
+        estimated = time_limit is not None  # a run with a time limit needs no estimate
+        warm = (0.0, 0)  # seconds and trials of the first batch
         while done < trials:
             combos, boards = self.sample(key, batch)
             batch += 1
@@ -606,22 +669,49 @@ class EquityPlan:
                         f"the ranges made no matchup without a card dealt twice in "
                         f"{_EMPTY_BATCHES * _BATCH:,} tries"
                     )
-                continue
-            empty = 0
-            combos, boards = combos[:take], boards[:take]
-            board_total, board_mask = self._board_parts(boards)
-            chosen = []
-            for p in range(players):
-                if p in self.ranged:
-                    picks = combos[:, self.ranged.index(p)]
-                else:
-                    picks = np.zeros(take, np.int64)
-                chosen.append(self._values(p, picks, boards, board_total, board_mask))
-            _tally([c.reshape(1, -1) for c in chosen], None, counts)
-            done += take
-            if progress is not None:
-                progress(take)
-        return counts
+            else:
+                empty = 0
+            for first in range(0, take, _TRIAL_CHUNK):
+                last = min(take, first + _TRIAL_CHUNK)
+                self._count_trials(combos[first:last], boards[first:last], counts)
+                done += last - first
+                if progress is not None:
+                    progress(last - first)
+                elapsed = clock() - start
+                if time_limit is not None and elapsed >= time_limit and done < trials:
+                    return counts, done
+            elapsed = clock() - start
+            if time_limit is not None and elapsed >= time_limit and done < trials:
+                if done == 0:
+                    raise PokerError(
+                        f"no trial in the time limit ({time_limit:g} s): none of the first "
+                        f"{batch * _BATCH:,} candidates fitted the ranges without a card "
+                        "dealt twice"
+                    )
+                return counts, done
+            if batch == 1:  # the first batch warms up: the estimate starts after it
+                warm = (elapsed, done)
+            elif not estimated and (batch >= MC_ESTIMATE_BATCHES or elapsed >= MC_ESTIMATE_AFTER):
+                estimated = True
+                _check_budget(trials, done - warm[1], (batch - 1) * _BATCH, elapsed - warm[0], done)
+        return counts, done
+
+    def _count_trials(
+        self,
+        combos: npt.NDArray[np.int64],
+        boards: npt.NDArray[np.uint8],
+        counts: npt.NDArray[np.int64],
+    ) -> None:
+        """Add the showdowns of trials (combo indices and missing board cards) to ``counts``."""
+        board_total, board_mask = self._board_parts(boards)
+        chosen = []
+        for p in range(len(self.players)):
+            if p in self.ranged:
+                picks = combos[:, self.ranged.index(p)]
+            else:
+                picks = np.zeros(len(boards), np.int64)
+            chosen.append(self._values(p, picks, boards, board_total, board_mask))
+        _tally([c.reshape(1, -1) for c in chosen], None, counts)
 
     def sample(self, key: bytes, batch: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
         """The accepted candidates of batch ``batch`` of ``croupier-equity-mc/1``: each
@@ -706,6 +796,28 @@ def _tally(
     return done
 
 
+def _check_budget(trials: int, done: int, candidates: int, elapsed: float, before: int) -> None:
+    """Refuse a run of ``trials`` when, at the rate of ``done`` trials (of ``candidates``
+    tried) in ``elapsed`` seconds, the ``trials - before`` still to do would take more than
+    :data:`MC_TIME_BUDGET`."""
+    rate = max(done, 1) / max(elapsed, 1e-9)  # no trial yet: as if the next one fitted
+    expected = (trials - before) / rate
+    if expected <= MC_TIME_BUDGET:
+        return
+    fit = max(1, int(MC_TIME_BUDGET * rate))
+    found = (
+        f"{done:,} of {candidates:,} candidates fitted the ranges"
+        if done < candidates // 4
+        else f"{rate:,.0f} trials a second"
+    )
+    raise PokerError(
+        f"{trials:,} trials would take about {duration_text(expected)} ({found}), more than "
+        f"the {duration_text(MC_TIME_BUDGET)} a run may take unless time_limit= is given; "
+        f"ask for fewer trials= (about {fit:,} fit in that time), give time_limit= (seconds), "
+        "or give hands that share fewer cards"
+    )
+
+
 def _key(seed: str | bytes | None, source: RandomSource | None) -> tuple[bytes, str]:
     """The 32-byte key of the Monte Carlo stream, and where it came from."""
     from croupier.randomness.options import make_source
@@ -758,8 +870,13 @@ def equity(
     seed: str | bytes | None = None,
     source: RandomSource | None = None,
     progress: Progress | None = None,
+    time_limit: float | None = None,
 ) -> EquityResult:
     """Win, tie and equity of 2 to 10 hands, exact or by Monte Carlo (see the module).
+
+    A Monte Carlo run stops after ``time_limit`` seconds with the trials done by then
+    (``result.stopped == "time-limit"``); without one, a run estimated from its first
+    batches to take more than :data:`MC_TIME_BUDGET` seconds is refused.
 
     >>> r = equity(["AhKh", "QQ+"], board="Kd 7c 2s", trials=20_000, seed="doc")
     >>> r.method, r.algorithm, r.deals, r.hands[1].combos
@@ -769,4 +886,4 @@ def equity(
     True
     """
     plan = plan_equity(hands, board, dead, trials=trials, exact=exact, game=game)
-    return plan.run(seed=seed, source=source, progress=progress)
+    return plan.run(seed=seed, source=source, progress=progress, time_limit=time_limit)

@@ -85,6 +85,11 @@ def card_number(card: Card) -> int:
     """
     if card.suit is None:
         raise PokerError(f"poker is played without jokers, not with {card.code!r}")
+    if card.copy:
+        raise PokerError(
+            f"poker is played with one deck, not with the copy {card.code!r} "
+            "(#k numbers the copies of a shoe or a pinochle deck)"
+        )
     rank = (int(card.rank) - 2) % 13
     return 13 * (3 - int(card.suit)) + 12 - rank
 
