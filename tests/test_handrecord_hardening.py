@@ -185,6 +185,32 @@ def test_the_command_warns_once_in_one_bounded_line(cli: CliRunner, tmp_path: Pa
     assert many in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
+def test_the_json_report_lists_the_replaced_characters(cli: CliRunner, tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+
+    from croupier.cli.schemas import SCHEMAS
+
+    source = _pbn(tmp_path / "s.pbn")
+    out = tmp_path / "r.pdf"
+    r = cli(["handrecord", str(source), "--event", "東京 Cup 東", "-o", str(out), "--json"])
+    assert r.code == 0, r.err
+    document = json.loads(r.out)
+    jsonschema.validate(document, SCHEMAS["handrecord"])
+    assert document["result"]["replaced"] == [
+        {"character": "東", "code": "U+6771"},
+        {"character": "京", "code": "U+4EAC"},
+    ]
+    assert "warning: the PDF font has no glyph for '東京'" in r.err  # still said on stderr
+    html = cli(["handrecord", str(source), "--event", "東京", "-o", str(tmp_path / "r.html"),
+                "--json"])  # fmt: skip
+    assert json.loads(html.out)["result"]["replaced"] == []  # the page shows them all
+    plain = cli(["handrecord", str(source), "--event", "Cup", "-o", str(out), "--overwrite",
+                 "--json"])  # fmt: skip
+    assert json.loads(plain.out)["result"]["replaced"] == []
+
+
 def test_without_uharfbuzz_no_shaping_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     from fpdf import FPDF
 
@@ -359,6 +385,38 @@ def test_page_verify_prints_what_sha256sum_checks(
     ).stdout
     assert ours == "".join(lines).encode("utf-8")  # the very lines sha256sum prints
     assert lines[0].startswith(lines[0][:64]) and not lines[0].startswith("\\")
+
+
+def test_publish_and_new_key_print_the_page_line_sha256sum_checks(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sha256sum = shutil.which("sha256sum")
+    if sha256sum is None:
+        pytest.skip("sha256sum (GNU coreutils) is missing")
+    monkeypatch.chdir(tmp_path)
+    lines = []
+    for i, name in enumerate(NAMES):
+        key = f"k{i}.key"
+        r = cli(["boards", "new-key", "-e", "Cup", "--key-file", key, "--verify-page", name])
+        assert r.code == 0, r.err
+        assert r.out.count("\n" + "page") == 1
+        page_line = r.out.split("\npage", 1)[1].lstrip(" ")
+        assert page_line.count("\n") == 1  # one line, whatever the name holds
+        lines.append(page_line)
+        sqd = f"ev{i}.sqd"
+        assert cli(["squaredeal", "new", sqd, "--name", "Cup", "--phase", "1:4:C#:C #"]).code == 0
+        (tmp_path / f"pub{i}").mkdir()
+        published = cli(["squaredeal", "publish", sqd, "--verify-page", f"pub{i}/{name}"])
+        assert published.code == 0, published.err
+        assert published.out.count("\n" + "page") == 1
+        lines.append(published.out.split("\npage", 1)[1].lstrip(" "))
+        assert lines[-1].count("\n") == 1
+    (tmp_path / "SUMS").write_bytes("".join(lines).encode("utf-8"))
+    checked = subprocess.run(
+        [sha256sum, "-c", "SUMS"], capture_output=True, cwd=tmp_path, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(b": OK\n") == 2 * len(NAMES)
 
 
 def test_a_changed_page_fails_the_check(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -51,6 +52,7 @@ from croupier.formats.envelope import envelope_json
 from croupier.formats.hand_record import (
     MAX_PER_PAGE,
     HandRecord,
+    MissingGlyphsWarning,
     Provenance,
     default_per_page,
     render_hand_record,
@@ -374,13 +376,30 @@ def handrecord(
         dv=dv, plan=plan, sqd=sqd, dd=dd,
     )  # fmt: skip
     chosen = per_page if per_page is not None else default_per_page(record)
-    data = render_hand_record(record, kind, per_page=chosen, paper=paper.value)
+    data, replaced = _render(record, kind, per_page=chosen, paper=paper.value)
     for line in [] if quiet else inputs.warnings:
         typer.echo(mask_secrets(line), err=True)
     _write_output(
         data, record, out, kind=kind, paper=paper, per_page=chosen, files=files,
-        skipped=inputs.skipped, overwrite=overwrite, as_json=as_json, quiet=quiet,
+        skipped=inputs.skipped, replaced=replaced, overwrite=overwrite, as_json=as_json,
+        quiet=quiet,
     )  # fmt: skip
+
+
+def _render(
+    record: HandRecord, kind: str, *, per_page: int, paper: str
+) -> tuple[bytes, tuple[str, ...]]:
+    """The record's bytes, and the characters the PDF's font could not show (each once; a
+    :class:`MissingGlyphsWarning` still says which, on stderr)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MissingGlyphsWarning)
+        data = render_hand_record(record, kind, per_page=per_page, paper=paper)
+    replaced: dict[str, None] = {}
+    for w in caught:
+        if isinstance(w.message, MissingGlyphsWarning):
+            replaced.update(dict.fromkeys(w.message.characters))
+        warnings.warn(w.message, stacklevel=1)  # for the command's own warning lines
+    return data, tuple(replaced)
 
 
 def _write_output(
@@ -393,6 +412,7 @@ def _write_output(
     per_page: int,
     files: list[Path],
     skipped: list[dict[str, Any]],
+    replaced: tuple[str, ...],
     overwrite: bool,
     as_json: bool,
     quiet: bool,
@@ -414,6 +434,7 @@ def _write_output(
             "pages": pages,
             "inputs": [str(f) for f in files],
             "skipped": skipped,
+            "replaced": [{"character": c, "code": f"U+{ord(c):04X}"} for c in replaced],
             **record.to_dict(),
         }
         typer.echo(envelope_json("handrecord", report))

@@ -662,6 +662,7 @@ SCHEMAS: dict[str, Schema] = {
                 "pages": {"type": "integer", "minimum": 1},
                 "inputs": array(STR),
                 "skipped": array(obj({"file": STR, "game": NAT, "line": NAT, "reason": STR})),
+                "replaced": array(obj({"character": STR, "code": STR})),
                 "event": nullable(STR),
                 "session": nullable(STR),
                 "date": nullable(STR),

@@ -30,7 +30,7 @@ from croupier.cli.options import (
     out_option,
 )
 from croupier.cli.output import file_or_standard_output
-from croupier.cli.page_cmd import check_verify_page, write_verify_page
+from croupier.cli.page_cmd import check_verify_page, sha256sum_line, write_verify_page
 from croupier.errors import CroupierError, SeedError
 from croupier.files import write_file
 from croupier.formats.board_files import BoardFormat, render_boards
@@ -270,7 +270,7 @@ def _echo_page(page: dict[str, Any] | None, quiet: bool, width: int = 0) -> None
     """The verification page's SHA-256 (a value to publish) and a note on where it was
     written (nothing when it was not asked for)."""
     if page is not None:
-        typer.echo(f"{'page':<{width}} {page['sha256']}  {page['file']}")
+        typer.echo(f"{'page':<{width}} {sha256sum_line(page['sha256'], page['file'])}")
         _note(
             f"wrote {page['file']} (the verification page; publish it and its SHA-256 too: "
             "players check the boards with it in a browser, offline)",
