@@ -565,3 +565,95 @@ def test_boards_made_from_records_are_the_boards_of_the_constructor() -> None:
         made = BoardRecord(hands, number).to_board()
         assert made == Board.standard(number, hands)
         assert json.dumps(repr(made)) == json.dumps(repr(Board.standard(number, hands)))
+
+
+# -- a chunked run's journal and manifest ----------------------------------------------------------
+def _chunk_job(folder: Path) -> Any:
+    from croupier.bulk.chunk_files import FileJob
+    from croupier.dealing.layout import make_layout
+
+    return FileJob(str(folder), make_layout("bridge"), "oneline", "bounded", count=10, chunk=4)
+
+
+@pytest.mark.parametrize("name", [".croupier-chunks.jsonl", "manifest.json"])
+def test_an_endless_journal_or_manifest_is_read_to_its_limit_only(
+    tmp_path: Path, name: str
+) -> None:
+    from croupier.bulk.chunk_files import ChunkFileError, deal_to_files
+    from croupier.cluster import InlineClient
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    limit = (1 << 20) + 1024 * 3  # 3 chunks
+    with (
+        _fed(folder / name, 64 * MIB) as feeder,
+        pytest.raises(ChunkFileError, match="holds the chunk files of another run"),
+    ):
+        deal_to_files(_chunk_job(folder), InlineClient())
+    assert feeder.written <= limit + 1 + SLACK, feeder.written
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[]",
+        '{"files": "none"}',
+        '{"files": [{"index": 0}]}',
+        '{"files": [{"index": "0", "name": 1, "first": 0, "stop": 4, "bytes": 1, '
+        '"sha256": "", "bits": 0}]}',
+        "[" * 100_000,
+        "\xff\xfe",
+    ],
+)
+def test_a_damaged_manifest_is_another_runs_never_a_traceback(tmp_path: Path, text: str) -> None:
+    from croupier.bulk.chunk_files import ChunkFileError, deal_to_files
+    from croupier.cluster import InlineClient
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "manifest.json").write_bytes(text.encode("latin-1"))
+    with pytest.raises(ChunkFileError, match="holds the chunk files of another run"):
+        deal_to_files(_chunk_job(folder), InlineClient())
+    manifest = deal_to_files(_chunk_job(folder), InlineClient(), overwrite=True)
+    assert manifest is not None and len(manifest["files"]) == 3
+
+
+def test_a_journal_with_foreign_lines_keeps_the_good_ones(tmp_path: Path) -> None:
+    from croupier.bulk.chunk_files import JOURNAL_NAME, deal_to_files
+    from croupier.cluster import InlineClient
+
+    folder = tmp_path / "run"
+    assert deal_to_files(_chunk_job(folder), InlineClient(), stop=lambda: True) is None
+    journal = folder / JOURNAL_NAME
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 2  # the head and the one chunk done
+    journal.write_text("\n".join([lines[0], "[1, 2]", '{"index": "x"}', "[" * 5000, *lines[1:]]))
+    kept = folder / json.loads(lines[1])["name"]
+    stamp = kept.stat().st_mtime_ns
+    again = deal_to_files(_chunk_job(folder), InlineClient())
+    fresh = deal_to_files(_chunk_job(tmp_path / "fresh"), InlineClient())
+    assert again is not None and fresh is not None
+    assert [f["sha256"] for f in again["files"]] == [f["sha256"] for f in fresh["files"]]
+    assert kept.stat().st_mtime_ns == stamp  # the chunk the journal vouched for was kept
+
+
+# -- standard input as text only ------------------------------------------------------------------
+def test_text_only_standard_input_is_read_a_block_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from croupier.scale.records import stdin_bytes
+
+    class EndlessText:
+        taken = 0
+
+        def read(self, size: int = -1) -> str:
+            if size is None or size < 0 or size > 1 << 20:
+                raise AssertionError(f"read({size}) of an endless text stream")
+            EndlessText.taken += size
+            return "é\n" * (size // 2)
+
+    monkeypatch.setattr(sys, "stdin", EndlessText())
+    stream = stdin_bytes()
+    assert stream.read(6) == "é\né\n".encode()
+    assert EndlessText.taken <= 1 << 17

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from croupier.bounded_read import read_limited
 from croupier.bulk.array import bulk_algorithm
 from croupier.bulk.generate import DEFAULT_BATCH, BulkDealer
 from croupier.bulk.unrank import Kernel
@@ -220,20 +221,74 @@ def _file_ok(folder: Path, record: ChunkRecord) -> bool:
         return False
 
 
-def _read_journal(path: Path) -> tuple[dict[str, Any] | None, list[ChunkRecord]]:
-    """The journal's head and records (a torn last line is ignored)."""
+def _index_limit(job: FileJob) -> int:
+    """The most bytes the journal or manifest of ``job`` can hold (a line of about 150
+    bytes a chunk): anything larger was not written for this run."""
+    return (1 << 20) + 1024 * job.chunks
+
+
+def _index_text(path: Path, limit: int) -> str | None:
+    """The text of a journal or manifest, or ``None`` when it is larger than ``limit``
+    bytes or not text (not one this run wrote); read up to one byte past the limit."""
+    data = read_limited(path, limit)
+    if len(data) > limit:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _chunk_record(item: object) -> ChunkRecord | None:
+    """A journal or manifest entry as a record, or ``None`` when it is not one."""
+    if not isinstance(item, dict):
+        return None
+    try:
+        record = ChunkRecord(**item)
+    except TypeError:
+        return None
+    numbers = (record.index, record.first, record.stop, record.bytes, record.bits)
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        return None
+    if not isinstance(record.name, str) or not isinstance(record.sha256, str):
+        return None
+    return record
+
+
+def _read_journal(path: Path, limit: int) -> tuple[dict[str, Any] | None, list[ChunkRecord]]:
+    """The journal's head and records (a torn or foreign line is ignored); a head of
+    ``{}`` (another run's) when the journal is no journal of this run."""
+    text = _index_text(path, limit)
+    if text is None:
+        return {}, []
     head: dict[str, Any] | None = None
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+    for number, line in enumerate(text.splitlines()):
         try:
             item = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if number == 0:
-            head = item
-        elif isinstance(item, dict):
-            records.append(ChunkRecord(**item))
+            head = item if isinstance(item, dict) else {}
+        elif (record := _chunk_record(item)) is not None:
+            records.append(record)
     return head, records
+
+
+def _read_manifest(path: Path, limit: int) -> tuple[dict[str, Any], list[ChunkRecord]]:
+    """The manifest's head and records; a head of ``{}`` (another run's) when the file is
+    no manifest of this run (too large, not JSON, damaged)."""
+    text = _index_text(path, limit)
+    try:
+        document = json.loads(text) if text is not None else None
+    except (json.JSONDecodeError, RecursionError):
+        document = None
+    if not isinstance(document, dict) or not isinstance(document.get("files"), list):
+        return {}, []
+    records = [_chunk_record(r) for r in document["files"]]
+    if any(r is None for r in records):
+        return {}, []
+    return document, [r for r in records if r is not None]
 
 
 def _ours(folder: Path) -> list[Path]:
@@ -262,12 +317,12 @@ def _prepare(job: FileJob, overwrite: bool) -> dict[int, ChunkRecord]:
     journal, manifest = folder / JOURNAL_NAME, folder / MANIFEST_NAME
     records: list[ChunkRecord] = []
     head: dict[str, Any] | None = None
+    limit = _index_limit(job)
     if manifest.exists():
-        document = json.loads(manifest.read_text(encoding="utf-8"))
-        head = {k: document.get(k) for k in identity}
-        records = [ChunkRecord(**r) for r in document.get("files", [])]
+        document, records = _read_manifest(manifest, limit)
+        head = {k: document.get(k) for k in identity} if document else {}
     elif journal.exists():
-        head, records = _read_journal(journal)
+        head, records = _read_journal(journal, limit)
     elif _ours(folder):
         head = {}
     if head is not None and head != identity:

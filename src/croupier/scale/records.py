@@ -27,7 +27,7 @@ import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -497,9 +497,40 @@ def emit(
             put(ahead.popleft().result())
 
 
+class _EncodedText(io.RawIOBase):
+    """A text stream read as UTF-8 bytes, a block at a time (never all at once)."""
+
+    def __init__(self, text: TextIO) -> None:
+        super().__init__()
+        self._text = text
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._pending:
+            block = self._text.read(1 << 16)
+            if not block:
+                return 0
+            self._pending = block.encode("utf-8", "surrogateescape")
+        view = memoryview(buffer).cast("B")
+        size = min(len(view), len(self._pending))
+        view[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+
 def stdin_bytes() -> BinaryIO:
-    """Standard input as bytes (a text-only stream, in some hosts, is read and encoded)."""
+    r"""Standard input as bytes; a text-only stream (in some hosts) is encoded as it is read,
+    a block at a time, so an endless one meets the same limits as a byte stream.
+
+    >>> import io
+    >>> stream = io.BufferedReader(_EncodedText(io.StringIO("a\u00e9\n" * 3)))
+    >>> stream.read(4), stream.read()
+    (b'a\xc3\xa9\n', b'a\xc3\xa9\na\xc3\xa9\n')
+    """
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        return io.BytesIO(sys.stdin.read().encode("utf-8"))
+        return io.BufferedReader(_EncodedText(sys.stdin))
     return stream  # type: ignore[no-any-return]
