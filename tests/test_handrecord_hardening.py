@@ -358,15 +358,30 @@ def test_convert_with_every_game_skipped_says_why(cli: CliRunner, tmp_path: Path
 # -- page verify: the line sha256sum -c reads -----------------------------------------------------
 
 
+def _sha256sum() -> str:
+    found = shutil.which("sha256sum")
+    if found is None:
+        pytest.skip("sha256sum (GNU coreutils) is missing")
+    return found
+
+
+def _checked(sha256sum: str, folder: Path, lines: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """``sha256sum -c`` of ``lines`` in ``folder``, which must pass."""
+    (folder / "SUMS").write_bytes("".join(lines).encode("utf-8"))
+    checked = subprocess.run(
+        [sha256sum, "-c", "SUMS"], capture_output=True, cwd=folder, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    return checked
+
+
 NAMES = ["plain.html", "new\nline.html", "back\\slash.html", "carriage\rreturn.html", "a\\n.html"]
 
 
 def test_page_verify_prints_what_sha256sum_checks(
     cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sha256sum = shutil.which("sha256sum")
-    if sha256sum is None:
-        pytest.skip("sha256sum (GNU coreutils) is missing")
+    sha256sum = _sha256sum()
     monkeypatch.chdir(tmp_path)
     lines = []
     for name in NAMES:
@@ -374,11 +389,7 @@ def test_page_verify_prints_what_sha256sum_checks(
         assert r.code == 0, r.err
         assert r.out.count("\n") == 1  # one line, whatever the name holds
         lines.append(r.out)
-    (tmp_path / "SUMS").write_bytes("".join(lines).encode("utf-8"))
-    checked = subprocess.run(
-        [sha256sum, "-c", "SUMS"], capture_output=True, cwd=tmp_path, check=False
-    )
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    checked = _checked(sha256sum, tmp_path, lines)
     assert checked.stdout.count(b": OK\n") == len(NAMES)
     ours = subprocess.run(
         [sha256sum, "--", *NAMES], capture_output=True, cwd=tmp_path, check=True
@@ -390,9 +401,7 @@ def test_page_verify_prints_what_sha256sum_checks(
 def test_publish_and_new_key_print_the_page_line_sha256sum_checks(
     cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sha256sum = shutil.which("sha256sum")
-    if sha256sum is None:
-        pytest.skip("sha256sum (GNU coreutils) is missing")
+    sha256sum = _sha256sum()
     monkeypatch.chdir(tmp_path)
     lines = []
     for i, name in enumerate(NAMES):
@@ -411,11 +420,7 @@ def test_publish_and_new_key_print_the_page_line_sha256sum_checks(
         assert published.out.count("\n" + "page") == 1
         lines.append(published.out.split("\npage", 1)[1].lstrip(" "))
         assert lines[-1].count("\n") == 1
-    (tmp_path / "SUMS").write_bytes("".join(lines).encode("utf-8"))
-    checked = subprocess.run(
-        [sha256sum, "-c", "SUMS"], capture_output=True, cwd=tmp_path, check=False
-    )
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    checked = _checked(sha256sum, tmp_path, lines)
     assert checked.stdout.count(b": OK\n") == 2 * len(NAMES)
 
 

@@ -12,13 +12,14 @@ import importlib
 import json
 import math
 from collections.abc import Callable
+from typing import Any
 
 import jsonschema
 import pytest
 
 from croupier.cli import poker_cmd
 from croupier.cli.schemas import SCHEMAS
-from croupier.poker import PokerError, equity, evaluate, plan_equity
+from croupier.poker import EquityPlan, PokerError, equity, evaluate, plan_equity
 from croupier.poker.equity import MC_TIME_BUDGET, _check_budget
 
 from .conftest import CliRunner
@@ -42,6 +43,20 @@ def ticking(step: float) -> Callable[[], float]:
         return now[0]
 
     return clock
+
+
+def counted_batches(plan: EquityPlan) -> list[int]:
+    """The batches ``plan`` samples, as they are sampled (past 40 fails: no estimate came)."""
+    sampled: list[int] = []
+    real = plan.sample
+
+    def counting(key: bytes, batch: int) -> tuple[Any, Any]:
+        sampled.append(batch)
+        assert batch < 40, "no estimate in the first 40 batches"
+        return real(key, batch)
+
+    plan.sample = counting  # type: ignore[method-assign]
+    return sampled
 
 
 def test_the_budget_rule_is_the_rate_times_the_trials_left() -> None:
@@ -79,15 +94,7 @@ def test_the_budget_is_five_minutes() -> None:
 def test_a_crowded_run_is_refused_after_its_first_batches() -> None:
     plan = plan_equity(CROWDED)  # 10^6 trials by default
     assert plan.method == "monte-carlo" and plan.total == 1_000_000
-    sampled: list[int] = []
-    real = plan.sample
-
-    def counting(key: bytes, batch: int) -> object:
-        sampled.append(batch)
-        assert batch < 40, "no estimate in the first 40 batches"
-        return real(key, batch)
-
-    plan.sample = counting  # type: ignore[method-assign]
+    sampled = counted_batches(plan)
     # 0.01 s a clock reading: a batch reads the clock about twice, so 16 batches take
     # far less than a second and the estimate comes after the 16th
     with pytest.raises(PokerError, match=r"1,000,000 trials would take about") as caught:
@@ -98,15 +105,7 @@ def test_a_crowded_run_is_refused_after_its_first_batches() -> None:
 
 def test_slow_batches_are_estimated_after_a_second() -> None:
     plan = plan_equity(CROWDED)
-    sampled: list[int] = []
-    real = plan.sample
-
-    def counting(key: bytes, batch: int) -> object:
-        sampled.append(batch)
-        assert batch < 40, "no estimate in the first 40 batches"
-        return real(key, batch)
-
-    plan.sample = counting  # type: ignore[method-assign]
+    sampled = counted_batches(plan)
     with pytest.raises(PokerError, match="would take about"):
         plan.run(seed="budget", clock=ticking(0.6))  # 1.2 s a batch: estimated after two
     assert sampled == [0, 1]
