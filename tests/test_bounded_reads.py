@@ -192,7 +192,7 @@ def test_event_and_key_files_are_read_up_to_their_limit_only(tmp_path: Path) -> 
 def test_a_board_file_is_read_up_to_its_limit_only(tmp_path: Path) -> None:
     with (
         _fed(tmp_path / "s1.pbn", 64 * MIB) as feeder,
-        pytest.raises(FileFormatError, match=r"^s1.pbn: more than 16,777,216 bytes"),
+        pytest.raises(FileFormatError, match=r"^s1.pbn has more than 16,777,216 bytes"),
     ):
         load_boards(tmp_path / "s1.pbn")
     assert feeder.written <= MAX_BOARD_FILE_BYTES + 1 + SLACK, feeder.written

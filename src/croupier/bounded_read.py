@@ -4,8 +4,9 @@
 a file over its limit from one at the limit without reading the rest.  The
 size is never taken from ``stat``: ``/dev/zero``, a FIFO or a file that
 grows while it is read have no size there (``/dev/zero`` says 0).  A missing,
-unreadable or folder path is the same one-line
-:class:`~croupier.errors.FileFormatError` :func:`croupier.files.read_file` gives.
+unreadable or folder path is a one-line
+:class:`~croupier.errors.FileFormatError`; :func:`read_within` refuses a file over its
+limit in the one wording every reader uses.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -14,7 +15,7 @@ unreadable or folder path is the same one-line
 >>> read_within(Path(folder) / "k.key", 8, what="a key file")
 Traceback (most recent call last):
 ...
-croupier.errors.FileFormatError: k.key is larger than 8 bytes, the most a key file holds
+croupier.errors.FileFormatError: k.key has more than 8 bytes (8 bytes), the most a key file holds
 >>> read_within(Path(folder) / "k.key", 20, what="a key file")
 b'abababababababababab'
 """
@@ -70,16 +71,27 @@ def size_words(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
-def read_within(path: Path, limit: int, *, what: str) -> bytes:
-    """The bytes of ``path``, or a one-line error when it holds more than ``limit`` bytes.
+def read_within(
+    path: Path,
+    limit: int,
+    *,
+    what: str,
+    label: str | None = None,
+    hint: str = "",
+    error: type[FileFormatError] = FileFormatError,
+) -> bytes:
+    """The bytes of ``path``, or a one-line ``error`` when it holds more than ``limit`` bytes.
 
-    ``what`` says what the file is (``"a key file"``); the message names the
-    file by its name and the limit (see the module docstring).
+    The message names the file (``label``, by default its name), the limit, and ``what``
+    the file is (``"a key file"``), then ``hint``; it never quotes the file, which may
+    hold a secret.  At most one byte past the limit is read.
     """
     path = Path(path)
     data = read_limited(path, limit)
     if len(data) > limit:
-        raise FileFormatError(
-            f"{path.name} is larger than {size_words(limit)}, the most {what} holds"
+        shown = path.name if label is None else label
+        raise error(
+            f"{shown} has more than {limit:,} bytes ({size_words(limit)}), the most {what} "
+            f"holds{hint}"
         )
     return data

@@ -14,7 +14,7 @@ nothing.
 Traceback (most recent call last):
 ...
 croupier.files.ExistingFileError: ... already exists; ...
->>> write_file(folder / "a.txt", b"two", overwrite=True); read_file(folder / "a.txt")
+>>> write_file(folder / "a.txt", b"two", overwrite=True); (folder / "a.txt").read_bytes()
 b'two'
 
 Temporary files are named ``.<name>.croupier-<host>-<pid>-<random>.tmp``
@@ -61,7 +61,6 @@ __all__ = [
     "pid_is_gone",
     "read_bounded",
     "read_failure",
-    "read_file",
     "remove_stale_temporaries",
     "shown_path",
     "write_file",
@@ -620,7 +619,7 @@ class AtomicFile:
     ...     _ = out.write(b"deal 2\\n")
     ...     (folder / "deals.txt").exists()
     False
-    >>> read_file(folder / "deals.txt")
+    >>> (folder / "deals.txt").read_bytes()
     b'deal 1\\ndeal 2\\n'
     >>> AtomicFile(folder / "deals.txt")
     Traceback (most recent call last):
@@ -694,24 +693,6 @@ class AtomicFile:
         self.discard()
         if isinstance(exc, OSError) and not isinstance(exc, FileFormatError):
             raise _write_error(self.path, exc) from None
-
-
-def read_file(path: Path) -> bytes:
-    """The bytes of the file ``path``; a missing, unreadable or folder path is a one-line error.
-
-    >>> read_file(Path("/nonexistent/croupier/a.sqd"))
-    Traceback (most recent call last):
-    ...
-    croupier.errors.FileFormatError: file '/nonexistent/croupier/a.sqd' not found
-    """
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FileFormatError(f"file {str(path)!r} not found") from None
-    except IsADirectoryError:
-        raise FileFormatError(f"{str(path)!r} is a folder; give a file") from None
-    except PermissionError:
-        raise FileFormatError(f"file {str(path)!r} cannot be read (permission denied)") from None
 
 
 def read_bounded(path: str, limit: int, *, what: str) -> bytes:

@@ -37,7 +37,7 @@ from enum import StrEnum
 from pathlib import Path, PurePath
 
 from croupier.boards import Board, BoardRangeError
-from croupier.bounded_read import read_limited, size_words
+from croupier.bounded_read import read_within
 from croupier.errors import FileFormatError
 from croupier.formats.records import (
     MAX_FILE_GAMES,
@@ -285,13 +285,7 @@ def load_boards(path: str | Path, *, first_board: int = 1) -> list[Board]:
     """
     path = Path(path)
     fmt = format_for_path(path)
-    data = read_limited(path, MAX_BOARD_FILE_BYTES)
-    if len(data) > MAX_BOARD_FILE_BYTES:
-        raise FileFormatError(
-            f"{path.name}: more than {MAX_BOARD_FILE_BYTES:,} bytes "
-            f"({size_words(MAX_BOARD_FILE_BYTES)}); a board file holds at most "
-            f"{MAX_BOARD_FILE_BYTES:,}"
-        )
+    data = read_within(path, MAX_BOARD_FILE_BYTES, what="a board file")
     return read_boards(data, fmt, source=path.name, first_board=first_board)
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.boards import Board
-from croupier.bounded_read import read_limited, size_words
+from croupier.bounded_read import read_within
 from croupier.errors import VerificationError, excerpt
 from croupier.files import (
     ExistingFileError,
@@ -119,14 +119,9 @@ def _read_event_file(path: Path) -> bytes:
     At most one byte past :data:`~croupier.tournament.squaredeal.MAX_EVENT_FILE_BYTES` is
     read, so an endless file (``/dev/zero``, a FIFO) or a huge one costs nothing.
     """
-    data = read_limited(path, MAX_EVENT_FILE_BYTES)
-    if len(data) > MAX_EVENT_FILE_BYTES:
-        raise SquareDealError(
-            f"{path.name} has more than {MAX_EVENT_FILE_BYTES:,} bytes "
-            f"({size_words(MAX_EVENT_FILE_BYTES)}); SquareDeal event and key files hold at most "
-            f"{MAX_EVENT_FILE_BYTES}"
-        )
-    return data
+    return read_within(
+        path, MAX_EVENT_FILE_BYTES, what="a SquareDeal event or key file", error=SquareDealError
+    )
 
 
 def _check_rewritable(path: Path) -> None:

@@ -36,8 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from croupier.bounded_read import read_limited, size_words
-from croupier.errors import CroupierError, FileFormatError
+from croupier.bounded_read import read_within
+from croupier.errors import CroupierError
 from croupier.files import ExistingFileError, write_file
 from croupier.formats.board_files import load_boards
 from croupier.randomness import RandomSource
@@ -166,13 +166,13 @@ def read_key_file(key_file: Path) -> bytes:
     croupier.errors.FileFormatError: key file 'cup.key' has more than 4,096 bytes (4 KiB), ...
     """
     key_file = Path(key_file)
-    data = read_limited(key_file, MAX_KEY_FILE_BYTES)
-    if len(data) > MAX_KEY_FILE_BYTES:
-        raise FileFormatError(
-            f"key file {key_file.name!r} has more than {MAX_KEY_FILE_BYTES:,} bytes "
-            f"({size_words(MAX_KEY_FILE_BYTES)}), the most a key file holds; a "
-            f"{ALGORITHM} key file holds 64 hex digits"
-        )
+    data = read_within(
+        key_file,
+        MAX_KEY_FILE_BYTES,
+        what="a key file",
+        label=f"key file {key_file.name!r}",
+        hint=f"; a {ALGORITHM} key file holds 64 hex digits",
+    )
     return parse_key(data.decode("utf-8", "surrogateescape"))
 
 
