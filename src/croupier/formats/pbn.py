@@ -37,8 +37,9 @@ still read.  ``docs/file-formats.md`` lists every rule with its source.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from croupier.boards import (
     MAX_BOARD,
@@ -533,9 +534,14 @@ def _plain_games(text: str) -> list[PbnGame] | None:
     return games
 
 
+def _lf_text(text: str) -> str:
+    """``text`` without a byte-order mark, with LF line ends only."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _pbn_games(text: str, source: str) -> Iterator[PbnGame]:
     """The games of a PBN file, one at a time (see :func:`parse_pbn_games`)."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = _lf_text(text)
     plain = _plain_games(text)
     if plain is not None:
         yield from plain
@@ -648,7 +654,7 @@ def _hands(raw: str, partial: bool) -> Hands:
             hands = sorted_hands(parse_pbn_deal_partial(raw))
         except CroupierError as exc:
             raise _Unreadable(f"bad Deal tag: {exc}") from None
-    if not partial and any(len(h) != 13 for h in hands):
+    if not partial and not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == 13:
         known = sum(len(h) for h in hands)
         counts = ", ".join(f"{s} {len(h) or '-'}" for s, h in zip(SEATS, hands, strict=True))
         raise _Unreadable(f"partial deal: {known} of 52 cards given ({counts})")
@@ -659,25 +665,146 @@ def _record(game: PbnGame, index: int, partial: bool) -> BoardRecord:
     tags = game.tags
     if game.errors:
         raise _Unreadable(game.errors[0])
-    number = _board_number(tags.get("Board"))
+    get = tags.get
+    return _tags_record(
+        get("Board"), get("Dealer"), get("Vulnerable"), tags["Deal"], get("Room"),
+        index, game.line, partial,
+    )  # fmt: skip
+
+
+_T = TypeVar("_T")
+
+# The values of the Board, Dealer, Vulnerable and Room tags met so far, read (the few values a
+# file repeats in every game); a value that cannot be read is never kept, so it says why again.
+_KNOWN_BOARDS: dict[str | None, int | None] = {}
+_KNOWN_DEALERS: dict[str | None, Seat | None] = {}
+_KNOWN_VULNERABLE: dict[str | None, Vulnerability | None] = {}
+_KNOWN_ROOMS: dict[str | None, str | None] = {}
+_MAX_KNOWN = 4096  # values kept for each tag at most
+
+
+def _known(table: dict[str | None, _T], raw: str | None, read: Callable[[str | None], _T]) -> _T:
+    """``read(raw)``, kept in ``table`` once read (at most :data:`_MAX_KNOWN` values)."""
     try:
-        seat = _dealer(tags.get("Dealer"))
-        vul = _vulnerable(tags.get("Vulnerable"))
-        hands = _hands(tags["Deal"], partial)
+        return table[raw]
+    except KeyError:
+        value = read(raw)
+        if len(table) < _MAX_KNOWN:
+            table[raw] = value
+        return value
+
+
+def _room(raw: str | None) -> str | None:
+    room = (raw or "").strip().lower()
+    return room if room in ("open", "closed") else None
+
+
+def _tags_record(
+    board: str | None,
+    dealer: str | None,
+    vulnerable: str | None,
+    deal: str,
+    room: str | None,
+    index: int,
+    line: int,
+    partial: bool,
+) -> BoardRecord:
+    """The record of a game's Board, Dealer, Vulnerable, Deal and Room values."""
+    number = _known(_KNOWN_BOARDS, board, _board_number)
+    try:
+        seat = _known(_KNOWN_DEALERS, dealer, _dealer)
+        vul = _known(_KNOWN_VULNERABLE, vulnerable, _vulnerable)
+        hands = _hands(deal, partial)
     except _Unreadable as exc:
         if number is None:
             raise
         raise _Unreadable(f"board {number}: {exc}") from None
-    room = tags.get("Room", "").strip().lower()
     return sorted_record(
-        hands,
-        number,
-        seat,
-        vul,
-        game=index,
-        line=game.line,
-        room=room if room in ("open", "closed") else None,
+        hands, number, seat, vul, game=index, line=line, room=_known(_KNOWN_ROOMS, room, _room)
     )
+
+
+# -- import: records of a plain file, without building the games' tag dictionaries ----------
+_PLAIN_LINES = re.compile(
+    r'(?:\[[A-Za-z0-9_]+ "[^"\\\n]*"\]\n|\n)*+(?:\[[A-Za-z0-9_]+ "[^"\\\n]*"\])?'
+)
+_COMMON_NAMES = (
+    "Event|Site|Date|Board|West|North|East|South|Dealer|Vulnerable|Deal|Scoring|Declarer|"
+    "Contract|Result|Generator|Room|Round|Score|Table|Section|Stage|Time|UTCDate|UTCTime|"
+    "HomeTeam|VisitTeam|Annotator|Competition|Mode|Application|Description|DoubleDummyTricks|"
+    "OptimumScore|ParContract|BCFlags|EventDate|EventSponsor|Hidden|TimeControl|Termination"
+)
+_COMMON_COUNT = _COMMON_NAMES.count("|") + 1
+_COMMON_LINES = re.compile(
+    rf'(?:\[(?:{_COMMON_NAMES}) "[^"\\\n]*"\]\n|\n)*+(?:\[(?:{_COMMON_NAMES}) "[^"\\\n]*"\])?'
+)
+_UNCOMMON_NAME = re.compile(rf'^\[(?!(?:{_COMMON_NAMES}) ")([A-Za-z0-9_]+) ', re.MULTILINE)
+
+
+def _plain_records(text: str, source: str, partial: bool) -> BoardFileContents | None:
+    """The records of ``text`` (LF line ends) if it is a plain PBN file (as
+    :func:`_plain_games` takes one), else ``None``; what the games give is exactly what
+    :func:`read_pbn_records` reads from their tags, found by position in the text."""
+    head = _PLAIN_HEAD.match(text).end()  # type: ignore[union-attr]
+    if text.find("\n%", max(0, head - 1)) >= 0 or '"#' in text or "\\" in text:
+        return None
+    if _COMMON_LINES.fullmatch(text, head) is None:  # names other than the usual ones:
+        if _PLAIN_LINES.fullmatch(text, head) is None:
+            return None  # a line that is no plain tag
+        if len(set(_UNCOMMON_NAME.findall(text, head))) > MAX_PBN_TAG_NAMES - _COMMON_COUNT:
+            return None  # (the scanner counts the names and says what is wrong)
+    text = "\n" + text  # every tag line, the first one too, starts after a line end
+    spans = _game_spans(text, head + 1, source)
+    if not spans:
+        return None  # (the scanner says whether an empty file is a PBN file)
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    find = text.find
+    for index, (first, end, line) in enumerate(spans, start=1):
+        at = find('\n[Deal "', first, end)
+        if at < 0:
+            continue  # a game without a deal (a header, a note)
+        if find('\n[Deal "', at + 8, end) >= 0:
+            return None  # two games with no empty line between them: the scanner splits them
+        board = _value(text, '\n[Board "', first, end)
+        dealer = _value(text, '\n[Dealer "', first, end)
+        vulnerable = _value(text, '\n[Vulnerable "', first, end)
+        room = _value(text, '\n[Room "', first, end)
+        deal = text[at + 8 : find('"', at + 8)]
+        try:
+            records.append(
+                _tags_record(board, dealer, vulnerable, deal, room, index, line, partial)
+            )
+        except _Unreadable as exc:
+            skipped.append(SkippedGame(index, line, str(exc)))
+    return BoardFileContents(records, skipped, source)
+
+
+def _game_spans(text: str, pos: int, source: str) -> list[tuple[int, int, int]]:
+    """Each game of a plain file (after a line end at ``pos - 1``): the line end before its
+    first tag, where it ends and its first line; all counted before any is read."""
+    spans: list[tuple[int, int, int]] = []
+    line, size = text.count("\n", 0, pos), len(text)
+    while True:
+        while pos < size and text[pos] == "\n":
+            pos, line = pos + 1, line + 1
+        if pos >= size:
+            return spans
+        end = text.find("\n\n", pos)
+        end = size if end < 0 else end
+        check_games(len(spans) + 1, source)
+        spans.append((pos - 1, end, line))
+        line += text.count("\n", pos, end)
+        pos = end
+
+
+def _value(text: str, key: str, start: int, end: int) -> str | None:
+    """The value of the first tag line ``key`` (``\\n[Name "``) in ``text[start:end]``."""
+    at = text.find(key, start, end)
+    if at < 0:
+        return None
+    at += len(key)
+    return text[at : text.find('"', at)]
 
 
 def read_pbn_records(
@@ -702,6 +829,9 @@ def read_pbn_records(
     >>> read_pbn_records(text).skipped[0].reason
     'partial deal: 13 of 52 cards given (N 13, E -, S -, W -)'
     """
+    plain = _plain_records(_lf_text(text), source, partial)
+    if plain is not None:
+        return plain
     games: list[PbnGame] = []
     for index, game in enumerate(_pbn_games(text, source), start=1):
         check_games(index, source)  # (all counted before any is read: a file too large is not)

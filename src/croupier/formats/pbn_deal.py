@@ -239,29 +239,47 @@ def sorted_pbn_deal(text: str) -> tuple[tuple[Card, ...], ...] | None:
     return tuple(() if h is None else h for h in hands)
 
 
+# Each suit's holdings met so far (ranks as written -> the 52-bit mask of their cards, and the
+# cards): at most 8,192 a suit.
+_HOLDINGS: tuple[dict[str, tuple[int, tuple[Card, ...]]], ...] = ({}, {}, {}, {})
+_WHOLE_DEAL = (1 << 52) - 1
+
+
+def _holding(suit: int, ranks: str) -> tuple[int, tuple[Card, ...]] | None:
+    """The mask and cards of ``ranks`` in ``suit`` if written the plain way, now known."""
+    mask = suit_mask(ranks)
+    if mask is None:
+        return None
+    found = _HOLDINGS[suit][ranks] = (mask << (13 * suit), _cards_of(suit, mask))
+    return found
+
+
 def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
     """The usual case of :func:`sorted_pbn_deal`: four known hands of 13 cards, one space
-    apart, holdings met before; ``None`` for anything else (the general way then)."""
-    masks = list(map(_MASKS.get, ".".join(body.split(" ", 4)).split(".", 16)))
-    if len(masks) != 16 or None in masks:
+    apart, each suit written the plain way; ``None`` for anything else (the general way)."""
+    parts = body.replace(" ", ".").split(".", 16)
+    if len(parts) != 16:
         return None
-    m = cast(list[int], masks)
-    full = _FULL_SUIT
-    for suit in range(4):  # each suit dealt whole, no card twice (the sum is the union)
-        a, b, c, d = m[suit], m[4 + suit], m[8 + suit], m[12 + suit]
-        if a | b | c | d != full or a + b + c + d != full:
-            return None
-    t0, t1, t2, t3 = _SUIT_CARDS
+    s0, s1, s2, s3 = _HOLDINGS
     hands: list[tuple[Card, ...]] = [(), (), (), ()]
-    for i in range(4):
-        a, b, c, d = m[4 * i : 4 * i + 4]
-        h0, h1, h2, h3 = t0[a], t1[b], t2[c], t3[d]
-        if h0 is None or h1 is None or h2 is None or h3 is None:
-            h0, h1, h2, h3 = _cards_of(0, a), _cards_of(1, b), _cards_of(2, c), _cards_of(3, d)
-        hand = h0 + h1 + h2 + h3
+    union = total = 0
+    for i in (0, 4, 8, 12):
+        try:
+            a, b, c, d = s0[parts[i]], s1[parts[i + 1]], s2[parts[i + 2]], s3[parts[i + 3]]
+        except KeyError:  # a holding met for the first time
+            known = [_holding(suit, parts[i + suit]) for suit in range(4)]
+            if None in known:
+                return None
+            a, b, c, d = cast(list[tuple[int, tuple[Card, ...]]], known)
+        hand = a[1] + b[1] + c[1] + d[1]
         if len(hand) != 13:
             return None
-        hands[(start + i) & 3] = hand
+        mask = a[0] | b[0] | c[0] | d[0]
+        union |= mask
+        total += mask
+        hands[(start + (i >> 2)) & 3] = hand
+    if union != _WHOLE_DEAL or total != _WHOLE_DEAL:  # every card once
+        return None
     return tuple(hands)
 
 
