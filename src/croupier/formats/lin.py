@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, Hands, dealer, parse_board_number
 from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
-from croupier.formats.pbn_deal import format_pbn_hand, plain_hand, suit_cards
+from croupier.formats.pbn_deal import format_pbn_hand, holdings_deal, plain_hand, suit_cards
 from croupier.formats.records import (
     BoardFileContents,
     BoardRecord,
@@ -347,6 +347,11 @@ def _deal(md: str) -> tuple[Seat | None, list[list[Card]]] | str:
 
 
 _LIN_HAND = re.compile(r"S([AKQJT2-9]*)H([AKQJT2-9]*)D([AKQJT2-9]*)C([AKQJT2-9]*)")
+_HAND_PATTERN = _LIN_HAND.pattern
+# A dealer digit, then three hands and a comma, then the fourth hand or nothing.
+_WHOLE_MD = re.compile(
+    rf"([1-4]?){_HAND_PATTERN},{_HAND_PATTERN},{_HAND_PATTERN},(?:{_HAND_PATTERN})?"
+)
 
 
 def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
@@ -359,6 +364,13 @@ def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
     >>> seat, [h[0].code for h in hands]
     (<Seat.NORTH: 'N'>, ['AD', 'AC', 'AS', 'AH'])
     """
+    whole = _WHOLE_MD.fullmatch(md)
+    if whole is not None:  # (the usual case: three or four whole hands)
+        digit, *ranks = whole.groups()
+        hands_given = holdings_deal(ranks if ranks[12] is not None else ranks[:12], 2)
+        if hands_given is not None:
+            n, e, s, w = hands_given
+            return (LIN_SEATS[int(digit) - 1] if digit else None), (n, e, s, w)
     value = md.strip()
     seat: Seat | None = None
     if value[:1].isdigit():
@@ -390,12 +402,11 @@ def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
     return seat, (n, e, s, w)
 
 
-def _number(board: _Board) -> int | str | None:
+def _number(ah: str | None, qx: str | None) -> int | str | None:
     """The board number from ``ah`` (else ``qx``), ``None`` if neither gives one, or a reason."""
-    for tag in ("ah", "qx"):
-        if tag not in board.values:
+    for tag, label in (("ah", ah), ("qx", qx)):
+        if label is None:
             continue
-        label = board.values[tag][0]
         found = _DIGITS.search(label) if tag == "ah" else _QX.match(label)
         digits = "" if found is None else found.group() if tag == "ah" else found.group(2)
         if not digits:
@@ -408,7 +419,17 @@ def _number(board: _Board) -> int | str | None:
 
 
 def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
-    md = board.values["md"][0]
+    values = board.values
+    md = values["md"][0]
+    ah, qx, sv = (values[tag][0] if tag in values else None for tag in ("ah", "qx", "sv"))
+    return _values_record(md, ah, qx, sv, game, board.line, partial)
+
+
+def _values_record(
+    md: str, ah: str | None, qx: str | None, sv: str | None, game: int, line: int, partial: bool
+) -> BoardRecord | str:
+    """The record of a board's ``md``, ``ah``, ``qx`` and ``sv`` values (``None``: not
+    given), or the reason it cannot be read."""
     plain = _plain_deal(md)
     if plain is not None:
         seat, hands = plain
@@ -417,24 +438,24 @@ def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
         if isinstance(deal, str):
             return deal
         seat, hands = deal[0], sorted_hands(deal[1])
-    number = _number(board)
+    number = _number(ah, qx)
     if isinstance(number, str):
         return number
     vul: Vulnerability | None = None
-    if "sv" in board.values:
-        code = board.values["sv"][0].strip().lower()
+    if sv is not None:
+        code = sv.strip().lower()
         if code:
             vul = Vulnerability.from_lin(code)
             if vul is None:
                 return f"bad sv {masked_excerpt(code)}; expected o (or 0), n, e or b"
     room = None
-    if "qx" in board.values:
-        qx = _QX.match(board.values["qx"][0])
-        room = _ROOMS.get(qx.group(1).lower()) if qx else None
-    record = sorted_record(hands, number, seat, vul, game, board.line, room)
-    if not partial and not all(len(h) == 13 for h in hands):  # (no card twice: complete)
-        known = sum(len(h) for h in hands)
-        return f"partial deal: md {masked_excerpt(board.values['md'][0])} gives {known} of 52 cards"
+    if qx is not None:
+        found = _QX.match(qx)
+        room = _ROOMS.get(found.group(1).lower()) if found else None
+    record = sorted_record(hands, number, seat, vul, game, line, room)
+    if not partial and not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == 13:
+        known = sum(len(h) for h in hands)  # (no card twice: 52 cards are a whole deal)
+        return f"partial deal: md {masked_excerpt(md)} gives {known} of 52 cards"
     return record
 
 
@@ -460,6 +481,9 @@ def read_lin_records(
     ...
     croupier.errors.FileFormatError: not a LIN file: x.lin holds no 'tag|value|' pairs ...
     """
+    plain = _plain_records(text, source, partial)
+    if plain is not None:
+        return plain
     reader = _Reader(text, source)
     boards: list[_Board] = []
     for game, board in enumerate(reader.boards(), start=1):
@@ -478,6 +502,41 @@ def read_lin_records(
             f"not a LIN file: {source} holds no 'tag|value|' pairs such as 'md|...|' "
             "(two letters, a bar, a value, a bar)"
         )
+    return BoardFileContents(records, skipped, source)
+
+
+# A plain LIN file, as croupier and hand viewers write one: one board a line, its pairs in this
+# order (qx, pn, st, md, rh, ah, sv, pg; only md is needed), tags in lower case, no line break
+# inside a value.  Each line is one board of the general reader (every line starts a new one:
+# it holds a deal, and its first tag is qx, pn, st or md), read the same way.
+_PLAIN_BOARD = (
+    r"(?:qx\|([^|\n]*)\|)?(?:pn\|[^|\n]*\|)?(?:st\|[^|\n]*\|)?md\|([^|\n]*)\|(?:rh\|[^|\n]*\|)?"
+    r"(?:ah\|([^|\n]*)\|)?(?:sv\|([^|\n]*)\|)?(?:pg\|[^|\n]*\|)?"
+)
+_PLAIN_FILE = re.compile(rf"(?:{_PLAIN_BOARD}\n)*+(?:{_PLAIN_BOARD})?")
+_PLAIN_LINE = re.compile(rf"^{_PLAIN_BOARD}$", re.MULTILINE)
+
+
+def _plain_records(text: str, source: str, partial: bool) -> BoardFileContents | None:
+    """The records of a plain LIN file (see above), exactly as the general reader gives
+    them, or ``None`` for any other file."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    if not text or _PLAIN_FILE.fullmatch(text) is None:
+        return None
+    boards = _PLAIN_LINE.findall(text)
+    check_games(len(boards), source)  # (all counted before any is read)
+    records: list[BoardRecord] = []
+    skipped: list[SkippedGame] = []
+    for game, (qx, md, ah, sv) in enumerate(boards, start=1):
+        # an empty value reads as a missing one (no number, no vulnerability, no room)
+        result = _values_record(md, ah or None, qx or None, sv or None, game, game, partial)
+        if isinstance(result, str):
+            skipped.append(SkippedGame(game, game, result))
+        else:
+            records.append(result)
     return BoardFileContents(records, skipped, source)
 
 

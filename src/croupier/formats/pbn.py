@@ -760,6 +760,8 @@ def _plain_records(text: str, source: str, partial: bool) -> BoardFileContents |
     records: list[BoardRecord] = []
     skipped: list[SkippedGame] = []
     find = text.find
+    boards, dealers, vulnerabilities = _KNOWN_BOARDS, _KNOWN_DEALERS, _KNOWN_VULNERABLE
+    rooms = _KNOWN_ROOMS
     for index, (first, end, line) in enumerate(spans, start=1):
         at = find('\n[Deal "', first, end)
         if at < 0:
@@ -771,6 +773,16 @@ def _plain_records(text: str, source: str, partial: bool) -> BoardFileContents |
         vulnerable = _value(text, '\n[Vulnerable "', first, end)
         room = _value(text, '\n[Room "', first, end)
         deal = text[at + 8 : find('"', at + 8)]
+        try:  # the usual case: values met before, a whole deal written the plain way
+            known = (boards[board], dealers[dealer], vulnerabilities[vulnerable], rooms[room])
+            hands = sorted_pbn_deal(deal)
+        except KeyError:
+            hands = None
+        if hands is not None and (partial or 13 == len(hands[0]) == len(hands[1]) == len(
+            hands[2]) == len(hands[3])):  # fmt: skip
+            n, e, s, w = hands
+            records.append(sorted_record((n, e, s, w), *known[:3], index, line, known[3]))
+            continue
         try:
             records.append(
                 _tags_record(board, dealer, vulnerable, deal, room, index, line, partial)

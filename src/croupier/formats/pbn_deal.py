@@ -51,6 +51,7 @@ __all__ = [
     "PBN_SUITS",
     "format_pbn_deal",
     "format_pbn_hand",
+    "holdings_deal",
     "parse_pbn_deal",
     "parse_pbn_deal_partial",
     "parse_pbn_hand",
@@ -256,14 +257,52 @@ def _holding(suit: int, ranks: str) -> tuple[int, tuple[Card, ...]] | None:
 
 def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
     """The usual case of :func:`sorted_pbn_deal`: four known hands of 13 cards, one space
-    apart, each suit written the plain way; ``None`` for anything else (the general way)."""
+    apart, each suit written the plain way; ``None`` for anything else (the general way).
+
+    (:func:`holdings_deal` unrolled: the holdings of one deal are looked up in a row.)
+    """
     parts = body.replace(" ", ".").split(".", 16)
     if len(parts) != 16:
         return None
     s0, s1, s2, s3 = _HOLDINGS
+    try:
+        a0, b0, c0, d0 = s0[parts[0]], s1[parts[1]], s2[parts[2]], s3[parts[3]]
+        a1, b1, c1, d1 = s0[parts[4]], s1[parts[5]], s2[parts[6]], s3[parts[7]]
+        a2, b2, c2, d2 = s0[parts[8]], s1[parts[9]], s2[parts[10]], s3[parts[11]]
+        a3, b3, c3, d3 = s0[parts[12]], s1[parts[13]], s2[parts[14]], s3[parts[15]]
+    except KeyError:  # a holding met for the first time
+        return holdings_deal(parts, start)
+    m0, m1 = a0[0] | b0[0] | c0[0] | d0[0], a1[0] | b1[0] | c1[0] | d1[0]
+    m2, m3 = a2[0] | b2[0] | c2[0] | d2[0], a3[0] | b3[0] | c3[0] | d3[0]
+    if m0 | m1 | m2 | m3 != _WHOLE_DEAL or m0 + m1 + m2 + m3 != _WHOLE_DEAL:
+        return None  # a card twice (or missing)
+    h0, h1 = a0[1] + b0[1] + c0[1] + d0[1], a1[1] + b1[1] + c1[1] + d1[1]
+    h2, h3 = a2[1] + b2[1] + c2[1] + d2[1], a3[1] + b3[1] + c3[1] + d3[1]
+    if not 13 == len(h0) == len(h1) == len(h2) == len(h3):
+        return None
+    hands = (h0, h1, h2, h3)
+    return hands if start == 0 else tuple(hands[(i - start) & 3] for i in range(4))
+
+
+def holdings_deal(parts: Sequence[str], start: int) -> tuple[tuple[Card, ...], ...] | None:
+    """The sorted hands of a whole deal given as its holdings, or ``None``.
+
+    ``parts`` are the ranks of each suit (spades first, written the plain way:
+    :func:`suit_mask`) of four hands of 13 cards, or of three (the fourth is then
+    the 13 cards left); hand ``i`` of ``parts`` sits at seat ``(start + i) % 4``
+    (0: North).  ``None`` unless every card is given once (or, of three hands, at most
+    once), 13 to a hand.
+
+    >>> whole = ["AKQJT98765432", "", "", ""] * 3
+    >>> whole[5], whole[10] = whole[4], whole[8]
+    >>> whole[4], whole[8] = "", ""
+    >>> [len(h) for h in holdings_deal(whole, 1)], holdings_deal(whole, 1)[0][0].code
+    ([13, 13, 13, 13], 'AC')
+    """
+    s0, s1, s2, s3 = _HOLDINGS
     hands: list[tuple[Card, ...]] = [(), (), (), ()]
     union = total = 0
-    for i in (0, 4, 8, 12):
+    for i in range(0, len(parts), 4):
         try:
             a, b, c, d = s0[parts[i]], s1[parts[i + 1]], s2[parts[i + 2]], s3[parts[i + 3]]
         except KeyError:  # a holding met for the first time
@@ -278,7 +317,14 @@ def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
         union |= mask
         total += mask
         hands[(start + (i >> 2)) & 3] = hand
-    if union != _WHOLE_DEAL or total != _WHOLE_DEAL:  # every card once
+    if union != total:  # a card twice
+        return None
+    if len(parts) == 12:
+        rest = _WHOLE_DEAL ^ union
+        hands[(start + 3) & 3] = tuple(
+            card for suit in range(4) for card in _cards_of(suit, rest >> (13 * suit) & _FULL_SUIT)
+        )
+    elif len(parts) != 16 or union != _WHOLE_DEAL:
         return None
     return tuple(hands)
 
