@@ -55,14 +55,15 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from croupier.boards import MAX_BOARD, Board, consecutive_numbers
+from croupier.boards import MAX_BOARD, Board, Hands, consecutive_numbers
 from croupier.cards import Card
 from croupier.errors import FileFormatError, bounded_decimal, masked_excerpt
 from croupier.formats.pbn_deal import suit_cards
 from croupier.formats.records import (
+    MAX_FILE_GAMES,
     BoardFileContents,
     BoardRecord,
     SkippedGame,
@@ -70,7 +71,7 @@ from croupier.formats.records import (
     sorted_record,
 )
 from croupier.formats.text_lines import LINE_BREAKS, count_breaks
-from croupier.ranking.bigdeal import bigdeal_card_index
+from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
 
 __all__ = [
     "DLM_FILLER",
@@ -247,27 +248,88 @@ _MATTERS = re.compile(
     rf"{_LINE_START}(?:{_SECTION}|{_SPACE}*+(?:board{_SPACE}|(?:{_KEYS}){_SPACE}*+=))",
     re.IGNORECASE,
 )
+# The same after a line end (the line end first): a search for it starts at each line end
+# alone, where one for _MATTERS tries every character of the lines it passes over.
+_MATTERS_NEXT = re.compile(
+    rf"[{_BREAK}](?:{_SECTION}|{_SPACE}*+(?:board{_SPACE}|(?:{_KEYS}){_SPACE}*+=))",
+    re.IGNORECASE,
+)
 _SECTIONS = re.compile(rf"{_SECTION}(?:(?:\r\n|[{_BREAK}]){_SECTION})*+")
 _DOCUMENT = re.compile(
     rf"{_LINE_START}{_SPACE}*+\[{_SPACE}*+document{_SPACE}*+\]{_SPACE}*+(?=[{_BREAK}]|\Z)",
     re.IGNORECASE,
 )
 _REST_OF_LINE = re.compile(rf"[^{_BREAK}]*+")
+# A whole board line as croupier writes it: no white space, a plain key and value.
+_PLAIN_BOARD_LINE = re.compile(rf"(Board [0-9]{{1,3}})=([a-p]{{26}}[0-9]{{3}})(?=[{_BREAK}]|\Z)")
+
+
+def _only_newlines(text: str) -> bool:
+    """Whether every line end of ``text`` is ``\\n`` or ``\\r\\n``: then counting the
+    ``\\n`` between two line starts counts the line ends (:func:`count_breaks`).
+
+    >>> _only_newlines("a\\r\\nb\\n"), _only_newlines("a\\rb"), _only_newlines("a\\x0cb")
+    (True, False, False)
+    """
+    if text.count("\r") != text.count("\r\n"):  # a lone CR
+        return False
+    return not any(ch in text for ch in LINE_BREAKS if ch not in "\r\n")
+
+
+def _plain_lines(
+    text: str, start: int, doc: _Document, line_of: Callable[[int], int], source: str
+) -> int:
+    """Take the board lines written plainly (:data:`_PLAIN_BOARD_LINE`) from ``start`` on, up to
+    the first other line that may matter, into ``doc``; return the end of the last (-1 when
+    the line at ``start`` is not one).  ``line_of`` numbers them; ``source`` names the file.
+
+    The lines between them that do not matter (``Duplicates 01=0``) are passed over as
+    :func:`_document` passes over them, by a search for the next line that may matter.
+
+    >>> doc, text = _Document(), "Board 1=" + DLM_FILLER + "015\\nx\\n[y]"
+    >>> _plain_lines(text, 0, doc, lambda _: 1, "f"), doc.boards
+    (37, [('Board 1', 'aaaaaabffffffkkkkkklpppppp015', 1)])
+    """
+    end = -1
+    while (plain := _PLAIN_BOARD_LINE.match(text, start)) is not None:
+        end = plain.end()
+        if len(doc.boards) >= MAX_FILE_GAMES:
+            check_games(len(doc.boards) + 1, source)
+        doc.boards.append((plain[1], plain[2], line_of(start)))
+        found = _MATTERS_NEXT.search(text, end - 1)  # _MATTERS.search(text, end), sooner
+        if found is None:
+            break
+        start = found.start() + 1
+    return end
 
 
 def _document(text: str, source: str) -> _Document:
+    """The ``[Document]`` section of ``text``: header keys and board lines, with line numbers.
+
+    A board line written plainly (:data:`_PLAIN_BOARD_LINE`) is taken by one match, and line
+    numbers are counted by ``\\n`` alone where that counts all line ends; the general steps
+    take every other line, and would give the same for these.
+    """
     doc = _Document()
     section = ""
     pos, counted, lineno = 0, 0, 1
+    newlines = _only_newlines(text)
 
     def line_of(start: int) -> int:
+        """The line number of ``start``, counting from the last line numbered."""
         nonlocal counted, lineno
-        lineno += count_breaks(text, counted, start)
+        if newlines:
+            lineno += text.count("\n", counted, start)
+        else:
+            lineno += count_breaks(text, counted, start)
         counted = start
         return lineno
 
     while (found := _MATTERS.search(text, pos)) is not None:
         start = found.start()
+        if section == "document" and (end := _plain_lines(text, start, doc, line_of, source)) >= 0:
+            pos = end  # the general steps below would give the same, in more time
+            continue
         sections = _SECTIONS.match(text, start)
         if sections is not None:  # one or more section headers, one after the other
             pos = sections.end()
@@ -313,6 +375,104 @@ def _header_number(doc: _Document, name: str, source: str, limit: int = 999) -> 
 # Each letter of a board value as the seats (0..3) of its two cards; each seat's cards as "1"s.
 _SEAT_PAIRS = {97 + code: f"{code // 4}{code % 4}" for code in range(16)}
 _ONLY_SEAT = [{48 + k: "1", **{48 + j: "0" for j in range(4) if j != k}} for k in range(4)]
+
+
+#: The cards of one suit for each 13-bit mask (bit ``r``: rank ``r``, the ace first).
+SuitTable = list[tuple[Card, ...]]
+
+
+@functools.cache
+def suit_card_tables() -> tuple[SuitTable, SuitTable, SuitTable, SuitTable]:
+    """For spades, hearts, diamonds and clubs, the cards of every 13-bit mask (bit ``r``: rank
+    ``r``, the ace first), as tuples of the cards of ``BIGDEAL_CARD_ORDER`` in its order.
+
+    A hand held as a 52-bit mask (bit ``i``: card ``i`` of Big Deal's order) is then four
+    look-ups; the DLM and DUP readers share the tables, made once (on the first read).
+
+    >>> spades, hearts, diamonds, clubs = suit_card_tables()
+    >>> [c.code for c in spades[0b101]], clubs[0], len(hearts)
+    (['AS', 'QS'], (), 8192)
+    """
+    tables: list[SuitTable] = []
+    for suit in range(4):
+        table: SuitTable = [()]
+        for card in BIGDEAL_CARD_ORDER[13 * suit : 13 * suit + 13]:
+            table += [(*cards, card) for cards in table]  # the masks with this rank's bit too
+        tables.append(table)
+    spades, hearts, diamonds, clubs = tables
+    return spades, hearts, diamonds, clubs
+
+
+def mask_hands(north: int, east: int, south: int, west: int) -> Hands:
+    """Four hands given as 52-bit masks (bit ``i``: card ``i`` of Big Deal's order) as a
+    record holds them: tuples of the cards of ``BIGDEAL_CARD_ORDER``, in its order.
+
+    >>> [[c.code for c in hand] for hand in mask_hands(0b11, 1 << 13, 1 << 51, 0)]
+    [['AS', 'KS'], ['AH'], ['2C'], []]
+    """
+    spades, hearts, diamonds, clubs = suit_card_tables()
+    return (
+        spades[north & 8191]
+        + hearts[north >> 13 & 8191]
+        + diamonds[north >> 26 & 8191]
+        + clubs[north >> 39],
+        spades[east & 8191]
+        + hearts[east >> 13 & 8191]
+        + diamonds[east >> 26 & 8191]
+        + clubs[east >> 39],
+        spades[south & 8191]
+        + hearts[south >> 13 & 8191]
+        + diamonds[south >> 26 & 8191]
+        + clubs[south >> 39],
+        spades[west & 8191]
+        + hearts[west >> 13 & 8191]
+        + diamonds[west >> 26 & 8191]
+        + clubs[west >> 39],
+    )
+
+
+# The board keys croupier, Big Deal and deal-convert write ("Board 01", "Board 7"), and the
+# plain board value (lower-case letters): a board line of these reads without the general steps.
+_KEY_NUMBERS = {f"Board {n:0{width}d}": n for n in range(1, 1000) for width in (1, 2)}
+_PLAIN_VALUE = re.compile(r"[a-p]{26}[0-9]{3}")
+# For each seat k, each letter as the base-4 digit of its two cards: 1 for the first card held
+# by seat k, 2 for the second (an ASCII digit "0".."3").
+_SEAT_DIGITS = [
+    bytes(
+        48 + ((b - 97) // 4 == k) + 2 * ((b - 97) % 4 == k) if 97 <= b < 113 else b
+        for b in range(256)
+    )
+    for k in range(4)
+]
+
+
+def _plain_board(key: str, value: str) -> tuple[int, list[tuple[Card, ...]] | str]:
+    """What :func:`_board` gives for a board line, read quicker when the line is plain.
+
+    A plain line (a key of :data:`_KEY_NUMBERS`, lower-case letters, 13 cards to each
+    hand, the right check number) is read with table look-ups (:func:`mask_hands`); any
+    other line goes to :func:`_board`, which says what is wrong with it.
+
+    >>> _plain_board("Board 01", "jlifaelnecgmoldfjmcflinlap023") == _board(
+    ...     "Board 01", "jlifaelnecgmoldfjmcflinlap023"
+    ... )
+    True
+    """
+    number = _KEY_NUMBERS.get(key)
+    if number is None or _PLAIN_VALUE.fullmatch(value) is None:
+        return _board(key, value)
+    backwards = value.encode("ascii")[25::-1]  # the letters, last first: card 0 is bit 0
+    to_north, to_east, to_south, to_west = _SEAT_DIGITS
+    north = int(backwards.translate(to_north), 4)  # bit i: card i held by North
+    east = int(backwards.translate(to_east), 4)
+    south = int(backwards.translate(to_south), 4)
+    west = int(backwards.translate(to_west), 4)
+    if not north.bit_count() == east.bit_count() == south.bit_count() == west.bit_count() == 13:
+        return _board(key, value)
+    if functools.reduce(operator.xor, backwards, number) != int(value[26:]):
+        return _board(key, value)
+    hands = list(mask_hands(north, east, south, west))
+    return number, hands
 
 
 def _board(key: str, value: str) -> tuple[int, list[tuple[Card, ...]] | str]:
@@ -410,7 +570,7 @@ def _read_dlm(text: str, source: str) -> tuple[BoardFileContents, list[tuple[int
     written: set[int] = set()  # numbers with a Board line, readable or not
     extra: list[tuple[int, int, str]] = []  # unused slots holding more than the filler
     for game, (key, value, lineno) in enumerate(doc.boards, start=1):
-        number, hands = _board(key, value)
+        number, hands = _plain_board(key, value)
         written.add(number)
         reason = hands if isinstance(hands, str) else ""
         if low is not None and high is not None and not low <= number <= high:

@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import cast
@@ -43,7 +44,7 @@ from typing import cast
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
-from croupier.formats.dlm import consecutive_record_numbers
+from croupier.formats.dlm import consecutive_record_numbers, mask_hands
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.formats.records import (
     BoardFileContents,
@@ -215,6 +216,121 @@ def _lowest_board(data: bytes, count: int) -> tuple[int | None, SkippedGame | No
     return None, None
 
 
+_SUIT = 8191  # the 13 bits of one suit in a 52-bit hand (bit i: card i of Big Deal's order)
+_ALL_CARDS = (1 << 52) - 1
+
+
+@functools.cache
+def _plain_tables() -> tuple[list[int], list[bytes]]:
+    """The tables of :func:`_plain_masks`, made on the first read.
+
+    The bit of each card number read as a hexadecimal byte (``b"01"`` … ``b"52"`` as
+    ``0x01`` … ``0x52``; 0 for any other byte), and the rank letters of each 13-bit suit
+    mask (bit ``r``: rank ``r``, ace first) as the DGE part writes them.
+
+    >>> bits, ranks = _plain_tables()
+    >>> bits[0x01] == 1 << 0, bits[0x52] == 1 << 51, bits[0x0A], ranks[0b1000000000101]
+    (True, True, 0, b'AQ2')
+    """
+    bits = [0] * 256
+    for card in range(52):
+        tens, units = divmod(card + 1, 10)
+        bits[tens << 4 | units] = 1 << card
+    ranks = [b""]
+    for rank in _RANK_BYTES:
+        ranks += [letters + bytes([rank]) for letters in ranks]
+    return bits, ranks
+
+
+def _plain_masks(
+    data: bytes, offset: int, bits: list[int], ranks: list[bytes]
+) -> tuple[int, int, int, int] | None:
+    """The hands N, E, S, W of the record at ``offset`` as 52-bit masks (bit ``i``: card ``i``
+    of Big Deal's order), when its BRI part is 39 distinct card numbers and its DGE part
+    writes the same hands; ``None`` for any other record (the general steps then say why).
+
+    ``bits`` and ``ranks`` are :func:`_plain_tables`.
+    """
+    try:  # the 39 card numbers, each read as a hexadecimal byte ("52" is 0x52)
+        numbers = bytes.fromhex(data[offset : offset + 78].decode("latin-1"))
+    except ValueError:  # not hexadecimal digits: not 39 card numbers
+        return None
+    n = sum(map(bits.__getitem__, numbers[:13]))
+    e = sum(map(bits.__getitem__, numbers[13:26]))
+    s = sum(map(bits.__getitem__, numbers[26:]))
+    # 39 bits, each added once, give 39 ones: a number twice carries, and one that is not
+    # 01..52 adds 0, as a shorter "numbers" lacks some (fromhex passes over white space)
+    if (n + e + s).bit_count() != 39:
+        return None
+    w = _ALL_CARDS - n - e - s
+    written = b"|".join(  # "|" before each suit of each hand, as _SUIT_MARKS make them
+        (
+            b"",
+            ranks[n & _SUIT],
+            ranks[n >> 13 & _SUIT],
+            ranks[n >> 26 & _SUIT],
+            ranks[n >> 39],
+            ranks[e & _SUIT],
+            ranks[e >> 13 & _SUIT],
+            ranks[e >> 26 & _SUIT],
+            ranks[e >> 39],
+            ranks[s & _SUIT],
+            ranks[s >> 13 & _SUIT],
+            ranks[s >> 26 & _SUIT],
+            ranks[s >> 39],
+            ranks[w & _SUIT],
+            ranks[w >> 13 & _SUIT],
+            ranks[w >> 26 & _SUIT],
+            ranks[w >> 39],
+        )
+    )
+    if data[offset + 78 : offset + 146].translate(_SUIT_MARKS) != written:
+        return None
+    return n, e, s, w
+
+
+def _general_record(record: bytes, index: int, number: int | None) -> BoardRecord | SkippedGame:
+    """The record (``index`` from 0) read by the general steps, or why it is skipped."""
+    hands = _bri_hands(record[:78])
+    reason = hands if isinstance(hands, str) else _dge_problem(record[78:146], hands)
+    if not reason and number is not None and number > MAX_BOARD:
+        reason = f"board {number} is past {MAX_BOARD}"
+    if reason or isinstance(hands, str):
+        return SkippedGame(index + 1, index + 1, str(reason))
+    n, e, s, w = (tuple(map(BIGDEAL_CARD_ORDER.__getitem__, h)) for h in hands)
+    return sorted_record((n, e, s, w), number, None, None, index + 1, index + 1)
+
+
+def _read_whole_records(
+    data: bytes, whole: int, low: int | None, skipped: list[SkippedGame]
+) -> list[BoardRecord]:
+    """The records of the ``whole`` records of ``data`` (numbered from ``low``); the skipped
+    ones are added to ``skipped``.
+
+    A plain record (:func:`_plain_masks`) is read from table look-ups; any other goes
+    through the general steps (:func:`_general_record`), which give the same for a plain
+    one.
+    """
+    bits, ranks = _plain_tables()
+    records: list[BoardRecord] = []
+    for index in range(whole):
+        number = None if low is None else low + index
+        masks = _plain_masks(data, index * DUP_RECORD_BYTES, bits, ranks)
+        if masks is None:
+            start = index * DUP_RECORD_BYTES
+            found = _general_record(data[start : start + DUP_RECORD_BYTES], index, number)
+            if isinstance(found, SkippedGame):
+                skipped.append(found)
+            else:
+                records.append(found)
+        elif number is not None and number > MAX_BOARD:
+            skipped.append(SkippedGame(index + 1, index + 1, f"board {number} is past {MAX_BOARD}"))
+        else:
+            hands = mask_hands(*masks)
+            records.append(sorted_record(hands, number, None, None, index + 1, index + 1))
+    return records
+
+
 def read_dup_records(
     data: bytes, *, source: str = "<dup>", partial: bool = False
 ) -> BoardFileContents:
@@ -247,20 +363,8 @@ def read_dup_records(
         )
     check_games(whole, source)
     low, problem = _lowest_board(data, whole)
-    records: list[BoardRecord] = []
     skipped: list[SkippedGame] = [problem] if problem else []
-    for i in range(whole):
-        record = data[i * DUP_RECORD_BYTES : (i + 1) * DUP_RECORD_BYTES]
-        hands = _bri_hands(record[:78])
-        reason = hands if isinstance(hands, str) else _dge_problem(record[78:146], hands)
-        number = None if low is None else low + i
-        if not reason and number is not None and number > MAX_BOARD:
-            reason = f"board {number} is past {MAX_BOARD}"
-        if reason or isinstance(hands, str):
-            skipped.append(SkippedGame(i + 1, i + 1, str(reason)))
-            continue
-        n, e, s, w = (tuple(map(BIGDEAL_CARD_ORDER.__getitem__, h)) for h in hands)
-        records.append(sorted_record((n, e, s, w), number, None, None, i + 1, i + 1))
+    records = _read_whole_records(data, whole, low, skipped)
     rest = len(data) - whole * DUP_RECORD_BYTES
     if rest:
         skipped.append(
