@@ -16,6 +16,11 @@ read strictly; :func:`format_csv_records`/:func:`read_csv_records` (and
 leaves out unknown (an empty CSV cell; an unknown hand is ``-``) and report a
 row that cannot be read as a skipped game instead of failing the file.
 
+Both CSV readers read a file written plainly (no quotes, one kind of line end) without
+:mod:`csv`, and its usual rows (whole deals, as :func:`format_csv_records` writes them) with
+str methods or, in files of many rows, numpy; every other file and row is read the general
+way, with the same outcome.
+
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> from croupier.boards import Board
 >>> boards = [Board.standard(1, goedel_unrank(0))]
@@ -34,12 +39,25 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
+from itertools import compress, count, repeat
+from operator import itemgetter, methodcaller
+from typing import TYPE_CHECKING, Any, cast
 
 from croupier.boards import Board, BoardRangeError, Hands, parse_board_number
+from croupier.cards import Card
 from croupier.errors import CroupierError, DealNotationError, FileFormatError, masked_excerpt
-from croupier.formats.pbn_deal import format_pbn_hand, parse_pbn_deal_partial, sorted_pbn_deal
+from croupier.formats.pbn_deal import (
+    PBN_RANKS,
+    format_pbn_hand,
+    parse_pbn_deal_partial,
+    sorted_pbn_deal,
+    suit_cards,
+    suit_mask,
+)
 from croupier.formats.records import (
     BoardFileContents,
     BoardRecord,
@@ -52,6 +70,10 @@ from croupier.formats.records import (
 from croupier.formats.text_lines import CSV_BREAKS, count_breaks, nonblank_lines
 from croupier.ranking.bigdeal import goedel_rank
 from croupier.seats import SEATS, Seat, Vulnerability
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "CSV_COLUMNS",
@@ -240,8 +262,20 @@ class _CsvLines:
 
 
 def _read_csv(text: str, source: str, partial: bool, *, board_required: bool) -> BoardFileContents:
-    if not text.strip() and not board_required:
+    """The records of CSV text: the plain way (:func:`_read_plain_csv`) when the text is
+    written plainly, else the general way (:func:`_read_general_csv`); both give the same."""
+    if not board_required and (not text or text.isspace()):  # (as `not text.strip()`)
         return BoardFileContents([], [], source)
+    plain = _read_plain_csv(text, source, partial, board_required)
+    if plain is not None:
+        return plain
+    return _read_general_csv(text, source, partial, board_required)
+
+
+def _read_general_csv(
+    text: str, source: str, partial: bool, board_required: bool
+) -> BoardFileContents:
+    """The records of any CSV text, read with :func:`csv.reader` (quotes, any line ends)."""
     lines = _CsvLines(text, skip_empty=not board_required)
     try:
         return _read_csv_rows(lines, source, partial, board_required)
@@ -249,19 +283,24 @@ def _read_csv(text: str, source: str, partial: bool, *, board_required: bool) ->
         raise FileFormatError(f"{source} line {lines.line}: bad CSV: {exc}") from None
 
 
-def _read_csv_rows(
-    lines: _CsvLines, source: str, partial: bool, board_required: bool
-) -> BoardFileContents:
-    reader = csv.reader(lines)
-    header = [name.strip().lower() for name in next(reader, [])]
+def _columns(header: list[str], source: str, board_required: bool) -> dict[str, int]:
+    """The place of each column of :data:`CSV_COLUMNS` in a header row (names as written)."""
+    names = [name.strip().lower() for name in header]
     needed = (("board",) if board_required else ()) + _HAND_COLUMNS
-    missing = [c for c in needed if c not in header]
+    missing = [c for c in needed if c not in names]
     if missing:
         raise FileFormatError(
             f"{source}: missing CSV column(s) {missing!r}; a board CSV file has the columns "
             + ",".join(CSV_COLUMNS)
         )
-    column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
+    return {name: names.index(name) for name in CSV_COLUMNS if name in names}
+
+
+def _read_csv_rows(
+    lines: _CsvLines, source: str, partial: bool, board_required: bool
+) -> BoardFileContents:
+    reader = csv.reader(lines)
+    column = _columns(next(reader, []), source, board_required)
     rows: list[tuple[int, list[str]]] = []
     lines.boundary = True
     for row in reader:
@@ -271,14 +310,35 @@ def _read_csv_rows(
             continue
         check_games(len(rows) + 1, source)  # (all counted before any is read)
         rows.append((first_line, row))
-    records: list[BoardRecord] = []
-    skipped: list[SkippedGame] = []
-    for game, (first_line, row) in enumerate(rows, start=1):
-        cells = {name: row[index] if index < len(row) else "" for name, index in column.items()}
-        try:
-            records.append(_csv_record(cells, game, first_line, partial, board_required))
-        except CroupierError as exc:
-            skipped.append(SkippedGame(game, first_line, str(exc)))
+    outcomes = [
+        _row_outcome(row, column, game, first_line, partial, board_required)
+        for game, (first_line, row) in enumerate(rows, start=1)
+    ]
+    return _contents(outcomes, source)
+
+
+def _row_outcome(
+    row: list[str],
+    column: dict[str, int],
+    game: int,
+    line: int,
+    partial: bool,
+    board_required: bool,
+) -> BoardRecord | SkippedGame:
+    """The record of one row of cells, or the skipped game saying why it cannot be read."""
+    cells = {name: row[index] if index < len(row) else "" for name, index in column.items()}
+    try:
+        return _csv_record(cells, game, line, partial, board_required)
+    except CroupierError as exc:
+        return SkippedGame(game, line, str(exc))
+
+
+def _contents(outcomes: list[BoardRecord | SkippedGame], source: str) -> BoardFileContents:
+    """The records and the skipped games of a file's rows (an outcome a row)."""
+    records = [o for o in outcomes if isinstance(o, BoardRecord)]
+    if len(records) == len(outcomes):
+        return BoardFileContents(records, [], source)
+    skipped = [o for o in outcomes if isinstance(o, SkippedGame)]
     return BoardFileContents(records, skipped, source)
 
 
@@ -309,6 +369,456 @@ def _csv_record(
     if goedel and (rank is None or goedel != str(rank)):
         raise FileFormatError(f"goedel {masked_excerpt(goedel)} does not match the hands")
     return record
+
+
+# ------------------------------------------------------------------ CSV written plainly
+# A file as croupier writes it (format_csv_records) and as most programs do: no quotes, one
+# kind of line end, no line longer than the csv module's field limit.  Its rows are its lines,
+# its cells those of line.split(","), as csv.reader would give them.  A row of the usual kind
+# (a whole deal, each hand four holdings written plainly, board facts that read, a Gödel
+# number that matches) is read without the general machinery: with str methods and small
+# tables row by row (_PlainRows.row), or, for a file of many rows when numpy pays, its deal
+# checked with numpy a block of rows at a time (_PlainRows.block).  Any other row is read by
+# _row_outcome, as the general way reads it.  Either way each row's outcome is the general
+# way's, skipped games and errors too (tests/test_csv_reader_fast.py compares them).
+
+#: Characters of text split into lines at a time (the lines of a chunk are a list at once).
+_CHUNK = 1 << 16
+#: Rows whose deals numpy reads at a time (its arrays take a few kB a row).
+_BLOCK = 4096
+#: The characters ``str.strip()`` strips (those of ``str.isspace``), and the comma: a row of
+#: nothing else is a row of empty cells.
+_BLANK = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000,"
+_BLANK += "".join(map(chr, range(0x2000, 0x200B)))  # (U+2000 ... U+200A)
+_NOT_BLANK = methodcaller("strip", _BLANK)  # (a row that does not start or end blank: itself)
+_FULL_SUIT = (1 << 13) - 1
+# A holding written plainly (upper-case ranks in order, each once) -> its 13-bit mask (bit r:
+# rank PBN_RANKS[r]); at most 8,192 of them, learned as they are met.  An unknown holding reads
+# as _UNKNOWN, a bit past the suit's 13 bits, so its deal fails the checks of _whole_hands.
+_HOLDINGS: dict[str, int] = {}
+_UNKNOWN = repeat(1 << 13)
+# For each suit (spades first): mask -> its cards (those of BRIDGE_DECK), filled for the masks
+# of _HOLDINGS.
+_SUIT_CARDS: tuple[list[tuple[Card, ...]], ...] = tuple([()] * 8192 for _ in range(4))
+
+_Facts = tuple[int | None, Seat | None, Vulnerability | None]
+_Outcome = BoardRecord | SkippedGame
+# The board number, dealer and vulnerability of the cells (board, dealer, vulnerable) of rows
+# read so far, by whether the board number is required (parse_board_csv); a file's 999 boards
+# are read once, not once a file.  At most _MOST_FACTS of each are kept.
+_FACTS: dict[bool, dict[tuple[str, str, str], _Facts]] = {False: {}, True: {}}
+_MOST_FACTS = 10_000
+
+
+def _plain_newline(text: str) -> str | None:
+    """The line end of text that is plain CSV (``\\n`` or ``\\r\\n``, one kind throughout),
+    ``None`` for anything else: quotes, NUL characters, a lone ``\\r``, mixed line ends."""
+    if '"' in text or "\x00" in text:
+        return None
+    crlf = text.count("\r\n")
+    if not crlf:
+        return None if "\r" in text else "\n"
+    return "\r\n" if crlf == text.count("\r") == text.count("\n") else None
+
+
+def _plain_rows(
+    text: str, source: str, board_required: bool
+) -> tuple[dict[str, int], list[int], list[str]] | None:
+    """The columns and the rows (first lines, texts) of plain CSV text, or ``None`` when it is
+    not plain (:func:`_plain_newline`, or a line longer than the csv module's field limit).
+
+    The rows are found as the general way finds them: every line after the header, rows
+    of empty cells left out unless ``board_required``; more than
+    :data:`~croupier.formats.records.MAX_FILE_GAMES` of them is an error.
+    """
+    sep = _plain_newline(text)
+    if sep is None:
+        return None
+    limit = csv.field_size_limit()
+    column: dict[str, int] | None = None
+    firsts: list[int] = []
+    rows: list[str] = []
+    seen = 0  # lines before the chunk
+    for chunk, last in _chunks(text, sep):
+        if column is not None and not last and not board_required and not chunk.strip(_BLANK):
+            seen += chunk.count(sep) + 1  # rows of empty cells only, left out (the general way
+            continue  # passes over them, line ends and all, however long, without csv)
+        lines = chunk.split(sep)
+        if max(map(len, lines)) > limit:
+            return None  # a field may be over the limit: the general way says what it says
+        start = 0
+        if column is None:
+            column, start = _columns(lines[0].split(","), source, board_required), 1
+        numbers = range(seen + 1 + start, seen + 1 + len(lines))
+        body = lines[start:]
+        if board_required:
+            rows += body
+            firsts += numbers
+        else:
+            filled = list(map(len, map(_NOT_BLANK, body)))
+            rows += compress(body, filled)
+            firsts += compress(numbers, filled)
+        check_games(len(rows), source)
+        seen += len(lines)
+    assert column is not None  # (the first chunk holds the header)
+    return column, firsts, rows
+
+
+def _chunks(text: str, sep: str) -> Iterator[tuple[str, bool]]:
+    """Pieces of ``text`` of whole lines (some :data:`_CHUNK` characters), each without the
+    line end after it (the text's own last line end left out), and whether it is the last."""
+    size = len(text) - len(sep) if text.endswith(sep) else len(text)
+    pos = 0
+    while True:
+        end = text.find(sep, pos + _CHUNK, size)
+        if end < 0:
+            yield text[pos:size], True
+            return
+        yield text[pos:end], False
+        pos = end + len(sep)
+
+
+def _read_plain_csv(
+    text: str, source: str, partial: bool, board_required: bool
+) -> BoardFileContents | None:
+    """The records of plain CSV text (see :func:`_plain_rows`), ``None`` for other text."""
+    found = _plain_rows(text, source, board_required)
+    if found is None:
+        return None
+    column, firsts, rows = found
+    reader = _PlainRows(column, partial, board_required)
+    if not _numpy_pays(len(rows)):
+        outcomes = list(map(reader.row, rows, count(1), firsts))
+        return _contents(outcomes, source)
+    outcomes = []
+    for start in range(0, len(rows), _BLOCK):
+        end = start + _BLOCK
+        outcomes += reader.block(rows[start:end], firsts[start:end], start)
+    return _contents(outcomes, source)
+
+
+class _PlainRows:
+    """The reader of the rows of a plain CSV file with the columns ``column``.
+
+    :meth:`row` reads one row with str methods; :meth:`block` reads many, their cells cut
+    into columns and their deals read and checked with numpy.  Both hand any row they do
+    not read to :meth:`general`.
+    """
+
+    def __init__(self, column: dict[str, int], partial: bool, board_required: bool) -> None:
+        self.column = column
+        self.partial = partial
+        self.board_required = board_required
+        width = max(column.values()) + 1
+        self.split = methodcaller("split", ",", width)  # (the last piece: the rest of the row)
+        # the cells of CSV_COLUMNS; a missing column's is a blank past every piece of a row
+        self.pick = itemgetter(*(column.get(name, width + 1) for name in CSV_COLUMNS))
+        self.size = width + 2 if len(column) < len(CSV_COLUMNS) else width
+        self.blank = [""] * self.size
+        self.facts_of = _FACTS[board_required]
+
+    def row(self, line: str, game: int, first: int) -> _Outcome:
+        """The outcome of one row (``game``, first line ``first``), read with str methods."""
+        cells = self.split(line)
+        if len(cells) < self.size:
+            cells += self.blank[len(cells) :]
+        number, dealer, vulnerable, north, east, south, west, goedel = self.pick(cells)
+        key = (number, dealer, vulnerable)
+        fact = self.facts_of.get(key) or _learn_facts(self.facts_of, key, self.board_required)
+        hands = None if fact is None else _plain_hands(north, east, south, west)
+        goedel = goedel.strip()
+        if fact is None or hands is None or (goedel and goedel != str(deal_goedel(hands))):
+            return self.general(line, game, first)
+        return sorted_record(hands, fact[0], fact[1], fact[2], game, first)
+
+    def block(self, rows: list[str], firsts: list[int], before: int) -> list[_Outcome]:
+        """The outcomes of ``rows`` (first lines ``firsts``), games ``before + 1``, ...: their
+        deals read with numpy (:func:`_numpy_deals`), any other row by :meth:`row`."""
+        cells = list(map(self.split, rows))
+        if min(map(len, cells)) < self.size:
+            cells = [row + self.blank[len(row) :] for row in cells]
+        numbers, dealers, vulnerables, *hands, goedels = zip(*map(self.pick, cells), strict=True)
+        keys = list(zip(numbers, dealers, vulnerables, strict=True))
+        for key in set(keys).difference(self.facts_of):
+            _learn_facts(self.facts_of, key, self.board_required)
+        facts = list(map(self.facts_of.get, keys))
+        outcomes: list[_Outcome | None] = [None] * len(rows)
+        for row, deal, goedel in zip(*_numpy_deals(*hands), strict=True):
+            fact, cell = facts[row], goedels[row].strip()
+            if fact is not None and (not cell or cell == str(goedel)):
+                game, first = before + row + 1, firsts[row]
+                outcomes[row] = sorted_record(deal, fact[0], fact[1], fact[2], game, first)
+        return [
+            self.row(rows[row], before + row + 1, firsts[row]) if outcome is None else outcome
+            for row, outcome in enumerate(outcomes)
+        ]
+
+    def general(self, line: str, game: int, first: int) -> _Outcome:
+        """The outcome of a row read the general way (:func:`_row_outcome`)."""
+        row = line.split(",")
+        return _row_outcome(row, self.column, game, first, self.partial, self.board_required)
+
+
+def _learn_facts(
+    facts_of: dict[tuple[str, str, str], _Facts], key: tuple[str, str, str], board_required: bool
+) -> _Facts | None:
+    """The board number, dealer and vulnerability of the cells ``key``, as :func:`_csv_record`
+    reads them, kept in ``facts_of`` (up to :data:`_MOST_FACTS`); ``None`` when one does not
+    read (the general way then)."""
+    number_cell, dealer_cell, vulnerable_cell = key
+    raw_number = number_cell.strip()
+    try:
+        number = parse_board_number(raw_number) if raw_number or board_required else None
+        dealer = parse_record_dealer(dealer_cell)
+        vulnerable = parse_record_vulnerability(vulnerable_cell)
+    except CroupierError:  # (BoardRangeError too)
+        return None
+    facts = (number, dealer, vulnerable)
+    if len(facts_of) < _MOST_FACTS:
+        facts_of[key] = facts
+    return facts
+
+
+def _plain_hands(north: str, east: str, south: str, west: str) -> Hands | None:
+    """The hands of four hand cells, each four holdings written plainly, when they are a
+    whole deal; ``None`` for anything else.  They are those
+    :func:`~croupier.formats.pbn_deal.sorted_pbn_deal` reads."""
+    # (a cell of more than three dots has a last piece that is no holding)
+    holdings = [*north.split(".", 3), *east.split(".", 3), *south.split(".", 3)]
+    holdings += west.split(".", 3)
+    if len(holdings) != 16:
+        return None
+    hands = _whole_hands(tuple(map(_HOLDINGS.get, holdings, _UNKNOWN)))
+    if hands is None:  # (holdings not met yet?)
+        hands = _whole_hands(_relearned(holdings))
+    return hands
+
+
+def _whole_hands(deal: tuple[int, ...]) -> Hands | None:
+    """The hands of a deal given as the masks of its 16 holdings (N's spades first; see
+    :data:`_HOLDINGS`) when it is a whole deal (each card once, 13 a hand), else ``None``."""
+    a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3 = deal
+    full = _FULL_SUIT  # each suit dealt whole (a holding not met yet is past it) ...
+    if not (
+        a0 | b0 | c0 | d0 == full
+        and a1 | b1 | c1 | d1 == full
+        and a2 | b2 | c2 | d2 == full
+        and a3 | b3 | c3 | d3 == full
+    ):
+        return None
+    t0, t1, t2, t3 = _SUIT_CARDS
+    n = t0[a0] + t1[a1] + t2[a2] + t3[a3]
+    e = t0[b0] + t1[b1] + t2[b2] + t3[b3]
+    s = t0[c0] + t1[c1] + t2[c2] + t3[c3]
+    w = t0[d0] + t1[d1] + t2[d2] + t3[d3]
+    if len(n) != 13 or len(e) != 13 or len(s) != 13 or len(w) != 13:
+        return None  # ... and, with 52 cards in all, each card once
+    return n, e, s, w
+
+
+def _relearned(holdings: list[str]) -> tuple[int, ...]:
+    """The masks of 16 holdings, the holdings written plainly but not met before learned first
+    (:data:`_HOLDINGS`, :data:`_SUIT_CARDS`); any other is :data:`_UNKNOWN`."""
+    for holding in holdings:
+        if holding not in _HOLDINGS:
+            mask = suit_mask(holding)
+            if mask is None:
+                break
+            for suit, table in enumerate(_SUIT_CARDS):  # (the cards first: then the mask)
+                table[mask] = suit_cards(suit, mask)
+            _HOLDINGS[holding] = mask
+    return tuple(map(_HOLDINGS.get, holdings, _UNKNOWN))
+
+
+# ------------------------------------------------------------- deals of many rows, with numpy
+#: Rows whose deals numpy reads, a block at a time, rather than _PlainRows.row one at a time
+#: (about 15 microseconds a row, most of it deal_goedel's): files of _NUMPY_ROWS rows when numpy
+#: is loaded already, of _NUMPY_LOAD_ROWS when it is not (loading it takes about 0.15 s).
+_NUMPY_ROWS = 64
+_NUMPY_LOAD_ROWS = 16_000
+_HIGH = math.comb(39, 13) * math.comb(26, 13)
+_LOW = math.comb(26, 13)
+# The classes of the characters of _numpy_deals's text: 0..12 the rank letters (AKQJT98765432),
+# then the dot between holdings, the bar between hands, the line end between rows, and any other.
+_DOT, _BAR, _END, _OTHER = 13, 14, 15, 16
+_NUMPY_TABLES: dict[str, Any] = {}
+
+
+def _numpy_pays(rows: int) -> bool:
+    """Whether numpy reads the deals of a file of ``rows`` rows (see :data:`_NUMPY_ROWS`)."""
+    return rows >= _NUMPY_ROWS and ("numpy" in sys.modules or rows >= _NUMPY_LOAD_ROWS)
+
+
+def _numpy_deals(
+    north: Sequence[str], east: Sequence[str], south: Sequence[str], west: Sequence[str]
+) -> tuple[list[int], list[Hands], list[int]]:
+    """The rows whose hand cells are a whole deal, each hand four holdings written plainly (as
+    :meth:`_PlainRows.row` reads), with their hands and their Gödel numbers.
+
+    The cells are one text, a line a row (``N|E|S|W``), read as an array of character
+    classes: a row must have its dots and bars where a deal has them, its rank letters in
+    order (:func:`_numpy_holdings`), each suit dealt whole and 13 cards a hand.
+    """
+    import numpy as np
+
+    text = "".join(map("{}|{}|{}|{}\n".format, north, east, south, west))
+    kind = _numpy_table("classes")[np.frombuffer(text.encode("ascii", "replace"), np.uint8)]
+    masks, good = _numpy_holdings(kind, len(north))
+    hands = masks.reshape(-1, 4, 4) & _FULL_SUIT  # (hand, suit)
+    good &= (np.bitwise_or.reduce(hands, axis=1) == _FULL_SUIT).all(axis=1)  # suits whole
+    good &= (_numpy_table("popcount")[hands].sum(axis=2) == 13).all(axis=1)
+    masks = masks[good]
+    numbers = _numpy_goedel(_numpy_seats(masks))
+    return np.flatnonzero(good).tolist(), _numpy_hands(masks), numbers
+
+
+def _numpy_holdings(
+    kind: NDArray[np.uint8], rows: int
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The 16 holding masks (see :data:`_HOLDINGS`) of each of ``rows`` lines of hand cells
+    (their characters' classes ``kind``), and whether the line is four hands of four
+    holdings written plainly (the masks of other lines mean nothing)."""
+    import numpy as np
+
+    seps = np.flatnonzero(kind >= _DOT)  # (dots, bars, line ends and other characters)
+    if len(seps) != 16 * rows or not np.array_equal(kind[seps], _numpy_pattern(rows)):
+        return _numpy_odd_holdings(kind, rows)
+    starts = np.concatenate(([0], seps[:-1] + 1))  # of each holding and its separator
+    masks = np.add.reduceat(_numpy_table("bits")[kind], starts).astype(np.int64)
+    letter = kind < _DOT
+    unordered = np.flatnonzero(letter[1:] & letter[:-1] & (kind[1:] <= kind[:-1]))
+    good = np.ones(rows, dtype=np.bool_)
+    good[np.searchsorted(seps, unordered) // 16] = False  # (the rows of letters out of order)
+    return masks.reshape(rows, 16), good
+
+
+def _numpy_odd_holdings(
+    kind: NDArray[np.uint8], rows: int
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """:func:`_numpy_holdings` of lines some of which are not four hands of four holdings:
+    each character's line and holding found from the separators before it."""
+    import numpy as np
+
+    line = np.cumsum(kind == _END, dtype=np.int32)  # of each character (of a line end: next)
+    sep = (kind == _DOT) | (kind == _BAR)
+    seps = np.bincount(line[sep], minlength=rows + 1)[:rows]
+    place = np.cumsum(sep, dtype=np.int32) - sep  # separators before each character ...
+    place -= (np.cumsum(seps, dtype=np.int32) - seps)[np.minimum(line, rows - 1)]  # ... in line
+    good = seps == 15
+    misplaced = (kind[sep] == _BAR) != (place[sep] % 4 == 3)  # bars after holdings 3, 7, 11
+    letter = kind < _DOT
+    unordered = letter[1:] & letter[:-1] & (kind[1:] <= kind[:-1])  # (in one holding)
+    good[line[sep][misplaced]] = False
+    good[line[kind == _OTHER]] = False
+    good[line[1:][unordered]] = False
+    at = np.flatnonzero(letter)
+    holding = line[at] * 16 + np.minimum(place[at], 15)
+    bits = _numpy_table("bits")[kind[at]]
+    masks = np.bincount(holding, weights=bits, minlength=16 * rows).astype(np.int64)
+    return masks.reshape(rows, 16), good
+
+
+def _numpy_pattern(rows: int) -> NDArray[np.uint8]:
+    """The classes of the separators of ``rows`` lines of whole deals (see :func:`_numpy_deals`)."""
+    import numpy as np
+
+    pattern = _numpy_table("pattern")
+    if len(pattern) < 16 * rows:
+        pattern = _NUMPY_TABLES["pattern"] = np.tile(pattern[:16], rows)
+    seps: NDArray[np.uint8] = pattern[: 16 * rows]
+    return seps
+
+
+def _numpy_hands(masks: NDArray[np.int64]) -> list[Hands]:
+    """The hands of whole deals given as the 16 masks of their holdings (N's spades first)."""
+    hands = []
+    for hand in range(4):
+        cards = _numpy_suit_cards(0, masks[:, 4 * hand])
+        for suit in range(1, 4):
+            cards = cards + _numpy_suit_cards(suit, masks[:, 4 * hand + suit])  # (tuples)
+        hands.append(cards.tolist())
+    return cast(list[Hands], list(zip(*hands, strict=True)))
+
+
+def _numpy_suit_cards(suit: int, masks: NDArray[np.int64]) -> Any:
+    """The cards of each of ``masks`` in suit ``suit`` (0: spades), an array of tuples (those of
+    :func:`~croupier.formats.pbn_deal.suit_cards`), a table filled as masks are met."""
+    import numpy as np
+
+    cards, known = _numpy_table("suits")[suit]
+    new = np.unique(masks[~known[masks]])
+    for mask in new.tolist():
+        cards[mask] = suit_cards(suit, mask)
+    known[new] = True
+    return cards[masks]
+
+
+def _numpy_seats(masks: NDArray[np.int64]) -> NDArray[np.uint8]:
+    """The seat (0: N, 1: E, 2: S, 3: W) of each of the 52 cards (Big Deal's order) of each
+    whole deal given as the 16 masks of its holdings."""
+    import numpy as np
+
+    count = len(masks)
+    holdings = masks.astype("<u2").view(np.uint8).reshape(count, 16, 2)
+    bits = np.unpackbits(holdings, axis=2, bitorder="little")[:, :, :13].reshape(count, 4, 52)
+    seats: NDArray[np.uint8] = bits[:, 1] + 2 * bits[:, 2] + 3 * bits[:, 3]
+    return seats
+
+
+def _numpy_goedel(seats: NDArray[np.uint8]) -> list[int]:
+    """The Gödel numbers (:func:`~croupier.formats.records.deal_goedel`) of whole deals given
+    as the seats of their cards (see :func:`_numpy_seats`): each hand's cards among those not
+    ranked yet, ranked as deal_goedel ranks them, many deals at once."""
+    count = len(seats)
+    high = _lex_ranks(seats, 0)
+    rest = seats[seats != 0].reshape(count, 39)  # the cards of E, S and W, in order
+    low = _lex_ranks(rest, 1) * _LOW + _lex_ranks(rest[rest != 1].reshape(count, 26), 2)
+    return [h * _HIGH + lo for h, lo in zip(high.tolist(), low.tolist(), strict=True)]
+
+
+def _lex_ranks(seats: NDArray[np.uint8], seat: int) -> NDArray[np.int64]:
+    """For each row of ``seats`` (the seat of each of ``n`` cards), the lex rank of the places
+    of the 13 cards of ``seat`` among the ``n`` (as deal_goedel ranks them)."""
+    import numpy as np
+
+    count, n = seats.shape
+    terms = _numpy_table(f"terms{n}")  # [i, p]: C(n - 1 - p, 13 - i), of the (i+1)-th place p
+    places = np.nonzero(seats == seat)[1].reshape(count, 13)
+    ranks: NDArray[np.int64] = math.comb(n, 13) - 1 - terms[np.arange(13), places].sum(axis=1)
+    return ranks
+
+
+def _numpy_table(name: str) -> Any:
+    """A constant array of the numpy reading, made the first time it is needed."""
+    table = _NUMPY_TABLES.get(name)
+    if table is None:
+        table = _NUMPY_TABLES[name] = _make_numpy_table(name)
+    return table
+
+
+def _make_numpy_table(name: str) -> Any:
+    """The table ``name`` of :func:`_numpy_table`."""
+    import numpy as np
+
+    if name == "classes":  # character -> class
+        table = np.full(256, _OTHER, dtype=np.uint8)
+        for letter, value in [*zip(PBN_RANKS, range(13), strict=True), (".", _DOT), ("|", _BAR)]:
+            table[ord(letter)] = value
+        table[ord("\n")] = _END
+        return table
+    if name == "bits":  # class -> its bit in a mask (rank letters), else 0
+        return np.array([1 << r for r in range(13)] + [0] * 4, dtype=np.uint16)
+    if name == "pattern":  # the classes of the separators of a line of hand cells
+        return np.array(([_DOT] * 3 + [_BAR]) * 3 + [_DOT] * 3 + [_END], dtype=np.uint8)
+    if name == "popcount":  # mask -> cards
+        return np.array([m.bit_count() for m in range(_FULL_SUIT + 1)], dtype=np.int64)
+    if name == "suits":  # for each suit: mask -> its cards (once met), mask -> whether met
+        return [
+            (np.empty(_FULL_SUIT + 1, dtype=object), np.zeros(_FULL_SUIT + 1, dtype=np.bool_))
+            for _ in range(4)
+        ]
+    n = int(name.removeprefix("terms"))
+    return np.array([[math.comb(n - 1 - p, 13 - i) for p in range(n)] for i in range(13)])
 
 
 # --------------------------------------------------------------------------- line records
