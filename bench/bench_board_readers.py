@@ -1,7 +1,7 @@
 """Benchmark: games read per second by every board-file reader, on generated files.
 
 For each format croupier reads (PBN, LIN, DUP, DLM, CSV, one deal per line,
-JSON) a file of ``--games`` different deals is rendered by croupier itself
+JSON) a file of ``--games`` uniformly random deals is rendered by croupier itself
 (board numbers 1 … 999 and from 1 again; a DUP file of that many records
 numbers them on past 999, and those are read and skipped like the others; a
 DLM file holds 99 boards, so it is read again and again), then read by
@@ -24,6 +24,7 @@ Run: ``.venv/bin/python bench/bench_board_readers.py [--games 20000] [--rounds 3
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -37,17 +38,19 @@ from croupier.formats.board_files import (
     render_boards,
 )
 from croupier.formats.records import MAX_FILE_GAMES
-from croupier.ranking.bigdeal import goedel_unrank
+from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
 FORMATS = ["pbn", "lin", "dup", "dlm", "csv", "lines", "json"]
 MOST_BOARDS = {"dlm": 99}  # a DLM file has 99 board slots; the other formats go to 999
 
 
 def deals(count: int) -> list[Board]:
-    """``count`` different boards, numbered 1, 2, … and from 1 again after 999."""
+    """``count`` uniformly random deals (a fixed seed), numbered 1, 2, … and from 1 again
+    after 999: every holding and hand as varied as in real files, so no reader gains from
+    repeats that real files do not have."""
+    rng = random.Random(2026)
     return [
-        Board.standard(1 + i % 999, goedel_unrank((7919 * i * i + 13 * i) % 10**28))
-        for i in range(count)
+        Board.standard(1 + i % 999, goedel_unrank(rng.randrange(GOEDEL_MAX))) for i in range(count)
     ]
 
 
