@@ -82,7 +82,10 @@ def test_hostile_sizes_fail_fast_under_a_memory_limit(syn: Path) -> None:
         ),
         "event sessions": (["squaredeal", "publish", "many.sqd"], "10001 sessions in all"),
         "phases": (["squaredeal", "publish", "phases.sqd"], f"more than {MAX_PHASES} SN lines"),
-        "file size": (["squaredeal", "publish", "big.sqd"], f"at most {MAX_EVENT_FILE_BYTES}"),
+        "file size": (
+            ["squaredeal", "publish", "big.sqd"],
+            f"more than {MAX_EVENT_FILE_BYTES:,} bytes",
+        ),
         "bigdeal boards": (
             ["bigdeal", "--owner", "o", "--entropy", "e" * 40, "--boards", "1-" + "9" * 5000],
             "bad board range",

@@ -45,7 +45,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.boards import MAX_BOARD, Board, is_seat, is_vulnerability
+from croupier.boards import MAX_BOARD, Board
 from croupier.errors import CroupierError, FileFormatError, masked_excerpt
 from croupier.formats.board_csv import parse_record_deal
 from croupier.formats.pbn_deal import format_pbn_deal
@@ -202,17 +202,26 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
     ):
         raise FileFormatError(f"board {_shown(number)} is not a board number 1..{MAX_BOARD}")
     dealer = element.get("dealer")
-    if dealer is not None and not is_seat(dealer):
-        raise FileFormatError(f'dealer {_shown(dealer)} is not one of "N", "E", "S", "W", null')
+    seat = None
+    if dealer is not None:
+        seat = _SEAT_OF.get(dealer) if isinstance(dealer, str) else None
+        if seat is None:
+            raise FileFormatError(f'dealer {_shown(dealer)} is not one of "N", "E", "S", "W", null')
     vulnerable = element.get("vulnerable")
-    if vulnerable is not None and not is_vulnerability(vulnerable):
-        raise FileFormatError(
-            f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
-        )
+    vul = None
+    if vulnerable is not None:
+        vul = _VULNERABILITY_OF.get(vulnerable) if isinstance(vulnerable, str) else None
+        if vul is None:
+            raise FileFormatError(
+                f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
+            )
     hands = parse_record_deal(deal, partial=partial)
-    seat = None if dealer is None else Seat(dealer)
-    vul = None if vulnerable is None else Vulnerability(vulnerable)
     return sorted_record(hands, number, seat, vul, game, line)
+
+
+# The dealers and vulnerabilities a JSON board file spells (is_seat, is_vulnerability).
+_SEAT_OF = {str(seat.value): seat for seat in Seat}
+_VULNERABILITY_OF = {str(v.value): v for v in Vulnerability}
 
 
 def _shown(value: object) -> str:
