@@ -280,8 +280,13 @@ def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
     h2, h3 = a2[1] + b2[1] + c2[1] + d2[1], a3[1] + b3[1] + c3[1] + d3[1]
     if not 13 == len(h0) == len(h1) == len(h2) == len(h3):
         return None
-    hands = (h0, h1, h2, h3)
-    return hands if start == 0 else tuple(hands[(i - start) & 3] for i in range(4))
+    if start == 0:
+        return h0, h1, h2, h3
+    if start == 1:  # the hands as written start with East's: seat k holds hand k - start
+        return h3, h0, h1, h2
+    if start == 2:
+        return h2, h3, h0, h1
+    return h1, h2, h3, h0
 
 
 def holdings_deal(parts: Sequence[str], start: int) -> tuple[tuple[Card, ...], ...] | None:
