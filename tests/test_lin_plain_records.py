@@ -15,6 +15,7 @@ import pytest
 from croupier.formats import lin
 from croupier.formats.records import BoardFileContents, SkippedGame
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from tests.reader_checks import agree, every_field
 
 
 def general(text: str, partial: bool) -> BoardFileContents:
@@ -27,14 +28,6 @@ def general(text: str, partial: bool) -> BoardFileContents:
         else:
             records.append(result)
     return BoardFileContents(records, skipped, "s")
-
-
-def every_field(contents: BoardFileContents | None) -> object:
-    """All a reading gives, where each record was too (records compare by content only)."""
-    assert contents is not None
-    records = [(r.hands, r.number, r.dealer, r.vulnerable, r.game, r.line, r.room)
-               for r in contents.records]  # fmt: skip
-    return records, contents.skipped, contents.source
 
 
 def an_md(rng: random.Random) -> str:
@@ -101,10 +94,12 @@ def test_plain_files_give_the_records_of_the_general_reader(seed: int) -> None:
         text = a_file(rng)
         for partial in (False, True):
             plain = lin._plain_records(text, "s", partial)
-            assert plain is not None, text  # every file here is plain
-            assert every_field(plain) == every_field(general(text, partial)), text
-            read = lin.read_lin_records(text, source="s", partial=partial)
-            assert every_field(read) == every_field(plain)
+            agree(
+                plain,
+                general(text, partial),
+                lin.read_lin_records(text, source="s", partial=partial),
+                text,
+            )
 
 
 @pytest.mark.parametrize(

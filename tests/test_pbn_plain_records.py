@@ -17,6 +17,7 @@ from croupier.formats import pbn
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.formats.records import BoardFileContents, SkippedGame
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from tests.reader_checks import agree, every_field
 
 
 def general(text: str, partial: bool) -> BoardFileContents:
@@ -30,14 +31,6 @@ def general(text: str, partial: bool) -> BoardFileContents:
         except pbn._Unreadable as exc:
             skipped.append(SkippedGame(index, game.line, str(exc)))
     return BoardFileContents(records, skipped, "s")
-
-
-def every_field(contents: BoardFileContents | None) -> object:
-    """All a reading gives, where each record was too (records compare by content only)."""
-    assert contents is not None
-    records = [(r.hands, r.number, r.dealer, r.vulnerable, r.game, r.line, r.room)
-               for r in contents.records]  # fmt: skip
-    return records, contents.skipped, contents.source
 
 
 BOARDS = ["1", "7", "999", "0", "?", "", " 12 ", "1000", "x", "007", "+3"]
@@ -109,10 +102,12 @@ def test_plain_files_give_the_records_of_the_scanner(seed: int) -> None:
         text = a_file(rng)
         for partial in (False, True):
             plain = pbn._plain_records(pbn._lf_text(text), "s", partial)
-            assert plain is not None, text  # every file here is plain
-            assert every_field(plain) == every_field(general(text, partial)), text
-            read = pbn.read_pbn_records(text, source="s", partial=partial)
-            assert every_field(read) == every_field(plain)
+            agree(
+                plain,
+                general(text, partial),
+                pbn.read_pbn_records(text, source="s", partial=partial),
+                text,
+            )
 
 
 @pytest.mark.parametrize(
