@@ -768,9 +768,14 @@ def _plain_records(text: str, source: str, partial: bool) -> BoardFileContents |
             continue  # a game without a deal (a header, a note)
         if find('\n[Deal "', at + 8, end) >= 0:
             return None  # two games with no empty line between them: the scanner splits them
-        board = _value(text, '\n[Board "', first, end)
-        dealer = _value(text, '\n[Dealer "', first, end)
-        vulnerable = _value(text, '\n[Vulnerable "', first, end)
+        # the first value of each tag (a tag line starts after a line end; its value, which
+        # holds no quote, ends at the next quote)
+        at_board = find('\n[Board "', first, end)
+        board = None if at_board < 0 else text[at_board + 9 : find('"', at_board + 9)]
+        at_dealer = find('\n[Dealer "', first, end)
+        dealer = None if at_dealer < 0 else text[at_dealer + 10 : find('"', at_dealer + 10)]
+        at_vul = find('\n[Vulnerable "', first, end)
+        vulnerable = None if at_vul < 0 else text[at_vul + 14 : find('"', at_vul + 14)]
         room = _value(text, '\n[Room "', first, end)
         deal = text[at + 8 : find('"', at + 8)]
         try:  # the usual case: values met before, a whole deal written the plain way
