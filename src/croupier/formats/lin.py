@@ -425,19 +425,20 @@ def _record(board: _Board, game: int, partial: bool) -> BoardRecord | str:
     return _values_record(md, ah, qx, sv, game, board.line, partial)
 
 
-def _values_record(
-    md: str, ah: str | None, qx: str | None, sv: str | None, game: int, line: int, partial: bool
-) -> BoardRecord | str:
-    """The record of a board's ``md``, ``ah``, ``qx`` and ``sv`` values (``None``: not
-    given), or the reason it cannot be read."""
-    plain = _plain_deal(md)
-    if plain is not None:
-        seat, hands = plain
-    else:
-        deal = _deal(md)
-        if isinstance(deal, str):
-            return deal
-        seat, hands = deal[0], sorted_hands(deal[1])
+# The board number, vulnerability and room of the (ah, qx, sv) values met so far, or why they
+# cannot be read: a file repeats few of them.
+_KNOWN_FACTS: dict[
+    tuple[str | None, str | None, str | None],
+    tuple[int | None, Vulnerability | None, str | None] | str,
+] = {}
+_MAX_KNOWN_FACTS = 10_000
+
+
+def _facts(
+    ah: str | None, qx: str | None, sv: str | None
+) -> tuple[int | None, Vulnerability | None, str | None] | str:
+    """The board number, vulnerability and room of a board's values, or the reason (the
+    number's first) they cannot be read."""
     number = _number(ah, qx)
     if isinstance(number, str):
         return number
@@ -452,6 +453,31 @@ def _values_record(
     if qx is not None:
         found = _QX.match(qx)
         room = _ROOMS.get(found.group(1).lower()) if found else None
+    return number, vul, room
+
+
+def _values_record(
+    md: str, ah: str | None, qx: str | None, sv: str | None, game: int, line: int, partial: bool
+) -> BoardRecord | str:
+    """The record of a board's ``md``, ``ah``, ``qx`` and ``sv`` values (``None``: not
+    given), or the reason it cannot be read."""
+    plain = _plain_deal(md)
+    if plain is not None:
+        seat, hands = plain
+    else:
+        deal = _deal(md)
+        if isinstance(deal, str):
+            return deal
+        seat, hands = deal[0], sorted_hands(deal[1])
+    key = (ah, qx, sv)
+    facts = _KNOWN_FACTS.get(key)
+    if facts is None:
+        facts = _facts(ah, qx, sv)
+        if len(_KNOWN_FACTS) < _MAX_KNOWN_FACTS:
+            _KNOWN_FACTS[key] = facts
+    if isinstance(facts, str):
+        return facts
+    number, vul, room = facts
     record = sorted_record(hands, number, seat, vul, game, line, room)
     if not partial and not len(hands[0]) == len(hands[1]) == len(hands[2]) == len(hands[3]) == 13:
         known = sum(len(h) for h in hands)  # (no card twice: 52 cards are a whole deal)

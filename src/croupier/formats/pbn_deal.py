@@ -257,13 +257,13 @@ def _holding(suit: int, ranks: str) -> tuple[int, tuple[Card, ...]] | None:
 
 def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
     """The usual case of :func:`sorted_pbn_deal`: four known hands of 13 cards, one space
-    apart, each suit written the plain way; ``None`` for anything else (the general way).
-
-    (:func:`holdings_deal` unrolled: the holdings of one deal are looked up in a row.)
-    """
+    apart, each suit written the plain way; ``None`` for anything else (the general way)."""
     parts = body.replace(" ", ".").split(".", 16)
-    if len(parts) != 16:
-        return None
+    return _sixteen_holdings(parts, start) if len(parts) == 16 else None
+
+
+def _sixteen_holdings(parts: list[str], start: int) -> tuple[tuple[Card, ...], ...] | None:
+    """:func:`holdings_deal` of four hands, unrolled: the holdings looked up in a row."""
     s0, s1, s2, s3 = _HOLDINGS
     try:
         a0, b0, c0, d0 = s0[parts[0]], s1[parts[1]], s2[parts[2]], s3[parts[3]]
@@ -271,7 +271,7 @@ def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
         a2, b2, c2, d2 = s0[parts[8]], s1[parts[9]], s2[parts[10]], s3[parts[11]]
         a3, b3, c3, d3 = s0[parts[12]], s1[parts[13]], s2[parts[14]], s3[parts[15]]
     except KeyError:  # a holding met for the first time
-        return holdings_deal(parts, start)
+        return _learning_holdings(parts, start)
     m0, m1 = a0[0] | b0[0] | c0[0] | d0[0], a1[0] | b1[0] | c1[0] | d1[0]
     m2, m3 = a2[0] | b2[0] | c2[0] | d2[0], a3[0] | b3[0] | c3[0] | d3[0]
     if m0 | m1 | m2 | m3 != _WHOLE_DEAL or m0 + m1 + m2 + m3 != _WHOLE_DEAL:
@@ -304,6 +304,13 @@ def holdings_deal(parts: Sequence[str], start: int) -> tuple[tuple[Card, ...], .
     >>> [len(h) for h in holdings_deal(whole, 1)], holdings_deal(whole, 1)[0][0].code
     ([13, 13, 13, 13], 'AC')
     """
+    if len(parts) == 16:
+        return _sixteen_holdings(list(parts), start)
+    return _learning_holdings(parts, start)
+
+
+def _learning_holdings(parts: Sequence[str], start: int) -> tuple[tuple[Card, ...], ...] | None:
+    """:func:`holdings_deal`, learning the holdings it meets for the first time."""
     s0, s1, s2, s3 = _HOLDINGS
     hands: list[tuple[Card, ...]] = [(), (), (), ()]
     union = total = 0
