@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
+from croupier._core.deal_text import whole_deal as _compiled_whole_deal
 from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUITS, Card, Rank, Suit
 from croupier.dealing.notation import first_seat as _first_seat
 from croupier.dealing.notation import format_pbn_deal, format_pbn_hand
@@ -257,9 +258,20 @@ def _holding(suit: int, ranks: str) -> tuple[int, tuple[Card, ...]] | None:
 
 def _whole_deal(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
     """The usual case of :func:`sorted_pbn_deal`: four known hands of 13 cards, one space
-    apart, each suit written the plain way; ``None`` for anything else (the general way)."""
-    parts = body.replace(" ", ".").split(".", 16)
-    return _sixteen_holdings(parts, start) if len(parts) == 16 else None
+    apart, each suit written the plain way; ``None`` for anything else (the general way).
+
+    Compiled (:func:`croupier._core.deal_text.whole_deal`); :func:`_whole_deal_reference`
+    is the same in Python, and the tests hold the two to the same answers.
+    """
+    return _compiled_whole_deal(body, start, BRIDGE_DECK)
+
+
+def _whole_deal_reference(body: str, start: int) -> tuple[tuple[Card, ...], ...] | None:
+    """:func:`_whole_deal` in plain Python (the specification of the compiled kernel)."""
+    hands = body.split(" ", 4)
+    if len(hands) != 4 or any(hand.count(".") != 3 for hand in hands):
+        return None  # four hands of four suits each (not 16 holdings grouped otherwise)
+    return _sixteen_holdings(body.replace(" ", ".").split("."), start)
 
 
 def _sixteen_holdings(parts: list[str], start: int) -> tuple[tuple[Card, ...], ...] | None:

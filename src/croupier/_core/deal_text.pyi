@@ -1,0 +1,5 @@
+from croupier.cards import Card
+
+def whole_deal(
+    body: str, start: int, deck: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...] | None: ...
