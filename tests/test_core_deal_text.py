@@ -1,9 +1,11 @@
-"""The compiled deal-text kernel gives exactly what its plain-Python reference gives.
+"""The compiled deal-text kernels give exactly what their plain-Python references give.
 
 ``croupier._core.deal_text.whole_deal`` (Cython) reads a whole PBN deal string; the
 reference is ``croupier.formats.pbn_deal._whole_deal_reference``.  They are compared on
 random deals from every first seat and on thousands of damaged strings (a character
 changed, dropped, doubled or added; cases, spaces, cards twice, long suits, other scripts).
+``whole_md`` (a LIN ``md`` value) is held to ``croupier.formats.lin._whole_md_reference``
+the same way.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import random
 
 import pytest
 
-from croupier._core.deal_text import whole_deal
+from croupier._core.deal_text import whole_deal, whole_md
 from croupier.cards import BRIDGE_DECK
+from croupier.formats import lin
 from croupier.formats.pbn_deal import _whole_deal, _whole_deal_reference, format_pbn_deal
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
 
@@ -90,3 +93,76 @@ def test_edge_cases_agree(body: str) -> None:
 def test_the_deck_must_hold_52_cards() -> None:
     with pytest.raises(ValueError, match="52 cards"):
         whole_deal("...", 0, BRIDGE_DECK[:51])
+
+
+# -- LIN md values ----------------------------------------------------------------------------
+def an_md(rng: random.Random) -> str:
+    hands = goedel_unrank(rng.randrange(GOEDEL_MAX))
+    parts = []
+    for seat in (2, 3, 0, 1):  # LIN: South, West, North, East
+        by_suit = {s: "" for s in "SHDC"}
+        for card in hands[seat]:
+            by_suit[card.suit.letter] += card.rank.letter
+        parts.append("".join(s + by_suit[s] for s in "SHDC"))
+    if rng.random() < 0.3:
+        parts[3] = ""  # the fourth hand left out
+    return rng.choice(["", "1", "2", "3", "4"]) + ",".join(parts)
+
+
+def same_md(md: str) -> None:
+    compiled, reference = whole_md(md, BRIDGE_DECK), lin._whole_md_reference(md)
+    assert compiled == reference, md
+    if compiled is not None and reference is not None:
+        assert all(a is b for x, y in zip(compiled[1], reference[1], strict=True)
+                   for a, b in zip(x, y, strict=True))  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_whole_md_values_agree(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    for _ in range(300):
+        md = an_md(rng)
+        same_md(md)
+        assert whole_md(md, BRIDGE_DECK) is not None, md
+
+
+MD_ODD = "SHDCAKQJT98765432shdc,|0559 \t١"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_damaged_md_values_agree(seed: int) -> None:
+    rng = random.Random(300 + seed)
+    for _ in range(150):
+        md = an_md(rng)
+        for _ in range(8):
+            text = md
+            for _ in range(1 + rng.randrange(3)):
+                if not text:
+                    break
+                at = rng.randrange(len(text))
+                kind = rng.randrange(4)
+                if kind == 0:
+                    text = text[:at] + rng.choice(MD_ODD) + text[at + 1 :]
+                elif kind == 1:
+                    text = text[:at] + text[at + 1 :]
+                elif kind == 2:
+                    text = text[:at] + rng.choice(MD_ODD) + text[at:]
+                else:
+                    text = text[:at]
+            same_md(text)
+
+
+@pytest.mark.parametrize(
+    "md",
+    ["", "3", "3,,,", "3SHDC,SHDC,SHDC,", "5SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,",
+     "3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C",
+     "3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,,",
+     "3SAKQJT98765432HDC,SHAKQJT98765432DC,SHDAKQJT98765432C,SHDCAKQJT98765432,"],
+)  # fmt: skip
+def test_md_edge_cases_agree(md: str) -> None:
+    same_md(md)
+
+
+def test_an_md_deck_must_hold_52_cards() -> None:
+    with pytest.raises(ValueError, match="52 cards"):
+        whole_md("", BRIDGE_DECK[:3])

@@ -75,3 +75,82 @@ def whole_deal(str body, int start, tuple deck):
             PyTuple_SET_ITEM(cards, k, item)
         hands[(start + h) & 3] = cards
     return tuple(hands)
+
+
+cdef inline int _mark(Py_UCS4 c, int suit, int hand, int *count, int *last,
+                      unsigned long long *seen, int *places) noexcept:
+    """Take the rank ``c`` of ``suit`` into ``hand``: 1 done, 0 not a rank, -1 refused."""
+    cdef int r = _rank(c), card
+    cdef unsigned long long bit
+    if r < 0:
+        return 0
+    if r <= last[0] or count[0] == 13:
+        return -1
+    last[0] = r
+    card = 13 * suit + r
+    bit = 1ULL << card
+    if seen[0] & bit:
+        return -1
+    seen[0] |= bit
+    places[13 * hand + count[0]] = card
+    count[0] += 1
+    return 1
+
+
+def whole_md(str md, tuple deck):
+    """The dealer digit (0: none) and hands (North first) of a LIN ``md`` value of three or
+    four whole hands: an optional digit 1-4, then hands ``S..H..D..C..`` (upper-case ranks
+    in order) South, West, North, East, comma-separated, the fourth left out after the
+    third comma (it holds the 13 cards left); 13 cards a hand, every card once.  ``deck``
+    holds the 52 cards, spades ace first.  ``None`` for any other value."""
+    cdef Py_ssize_t i = 0, n = len(md)
+    cdef int digit = 0, hand = 0, suit, count = 0, last, done, h, k, card
+    cdef unsigned long long seen = 0
+    cdef int places[52]
+    cdef int code
+    if len(deck) != 52:
+        raise ValueError("deck must hold the 52 cards")
+    if n and 49 <= <int>md[0] <= 52:
+        digit = <int>md[0] - 48
+        i = 1
+    while hand < 4:
+        if hand == 3 and i == n:
+            break  # three hands: the fourth holds the cards left
+        for suit in range(4):
+            code = <int>md[i] if i < n else 0
+            if code != (83, 72, 68, 67)[suit]:  # S H D C
+                return None
+            i += 1
+            last = -1
+            while i < n:
+                done = _mark(md[i], suit, hand, &count, &last, &seen, places)
+                if done < 0:
+                    return None
+                if done == 0:
+                    break
+                i += 1
+        if count != 13:
+            return None
+        hand += 1
+        count = 0
+        if hand < 4:
+            if i >= n or <int>md[i] != 44:  # ,
+                return None
+            i += 1
+    if i != n:
+        return None
+    if hand == 3:  # the fourth hand: the cards not given, in deck order
+        k = 0
+        for card in range(52):
+            if not seen & (1ULL << card):
+                places[39 + k] = card
+                k += 1
+    hands = [None, None, None, None]
+    for h in range(4):
+        cards = PyTuple_New(13)
+        for k in range(13):
+            item = deck[places[13 * h + k]]
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(cards, k, item)
+        hands[(2 + h) & 3] = cards  # South first
+    return digit, tuple(hands)

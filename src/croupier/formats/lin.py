@@ -43,8 +43,9 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from croupier._core.deal_text import whole_md
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, Hands, dealer, parse_board_number
-from croupier.cards import BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
+from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
 from croupier.formats.pbn_deal import format_pbn_hand, holdings_deal, plain_hand, suit_cards
 from croupier.formats.records import (
@@ -354,6 +355,20 @@ _WHOLE_MD = re.compile(
 )
 
 
+def _whole_md_reference(md: str) -> tuple[int, Hands] | None:
+    """:func:`croupier._core.deal_text.whole_md` in plain Python (its specification): the
+    dealer digit (0: none) and hands of an ``md`` of three or four whole hands, or ``None``."""
+    whole = _WHOLE_MD.fullmatch(md)
+    if whole is None:
+        return None
+    digit, *ranks = whole.groups()
+    hands = holdings_deal(ranks if ranks[12] is not None else ranks[:12], 2)
+    if hands is None:
+        return None
+    n, e, s, w = hands
+    return (int(digit) if digit else 0), (n, e, s, w)
+
+
 def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
     """Dealer and hands (sorted) of an ``md`` written the plain way, else ``None``.
 
@@ -364,13 +379,10 @@ def _plain_deal(md: str) -> tuple[Seat | None, Hands] | None:
     >>> seat, [h[0].code for h in hands]
     (<Seat.NORTH: 'N'>, ['AD', 'AC', 'AS', 'AH'])
     """
-    whole = _WHOLE_MD.fullmatch(md)
-    if whole is not None:  # (the usual case: three or four whole hands)
-        digit, *ranks = whole.groups()
-        hands_given = holdings_deal(ranks if ranks[12] is not None else ranks[:12], 2)
-        if hands_given is not None:
-            n, e, s, w = hands_given
-            return (LIN_SEATS[int(digit) - 1] if digit else None), (n, e, s, w)
+    whole = whole_md(md, BRIDGE_DECK)  # (the usual case: three or four whole hands)
+    if whole is not None:
+        digit, (n, e, s, w) = whole
+        return (LIN_SEATS[digit - 1] if digit else None), (n, e, s, w)
     value = md.strip()
     seat: Seat | None = None
     if value[:1].isdigit():
