@@ -19,6 +19,7 @@ from croupier.cards import BRIDGE_DECK
 from croupier.formats import lin
 from croupier.formats.pbn_deal import _whole_deal, _whole_deal_reference, format_pbn_deal
 from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
+from tests.reader_checks import lin_hands
 
 ODD = "AKQJT98765432akqjt .-\t\n:0١２Ａ\u00a0\ud800xX"
 
@@ -97,13 +98,7 @@ def test_the_deck_must_hold_52_cards() -> None:
 
 # -- LIN md values ----------------------------------------------------------------------------
 def an_md(rng: random.Random) -> str:
-    hands = goedel_unrank(rng.randrange(GOEDEL_MAX))
-    parts = []
-    for seat in (2, 3, 0, 1):  # LIN: South, West, North, East
-        by_suit = {s: "" for s in "SHDC"}
-        for card in hands[seat]:
-            by_suit[card.suit.letter] += card.rank.letter
-        parts.append("".join(s + by_suit[s] for s in "SHDC"))
+    parts = lin_hands(rng)
     if rng.random() < 0.3:
         parts[3] = ""  # the fourth hand left out
     return rng.choice(["", "1", "2", "3", "4"]) + ",".join(parts)

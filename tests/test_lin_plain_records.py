@@ -14,8 +14,7 @@ import pytest
 
 from croupier.formats import lin
 from croupier.formats.records import BoardFileContents, SkippedGame
-from croupier.ranking.bigdeal import GOEDEL_MAX, goedel_unrank
-from tests.reader_checks import agree, every_field
+from tests.reader_checks import agree, every_field, lin_hands
 
 
 def general(text: str, partial: bool) -> BoardFileContents:
@@ -31,13 +30,7 @@ def general(text: str, partial: bool) -> BoardFileContents:
 
 
 def an_md(rng: random.Random) -> str:
-    hands = goedel_unrank(rng.randrange(GOEDEL_MAX))
-    parts = []
-    for seat in (2, 3, 0, 1):  # LIN: South, West, North, East
-        by_suit = {s: "" for s in "SHDC"}
-        for card in hands[seat]:
-            by_suit[card.suit.letter] += card.rank.letter
-        parts.append("".join(s + by_suit[s] for s in "SHDC"))
+    parts = lin_hands(rng)
     dealer = rng.choice(["1", "2", "3", "4", "", "5"])
     kind = rng.random()
     if kind < 0.15:

@@ -24,6 +24,21 @@ cdef inline int _rank(Py_UCS4 c) noexcept:
     return -1
 
 
+cdef tuple _hands(int *places, int start, tuple deck):
+    """Four hands of 13 cards, ``places[13 * h:13 * h + 13]`` of ``deck`` for hand ``h``,
+    which sits at seat ``(start + h) % 4``."""
+    cdef int h, k
+    hands = [None, None, None, None]
+    for h in range(4):
+        cards = PyTuple_New(13)
+        for k in range(13):
+            item = deck[places[13 * h + k]]
+            Py_INCREF(item)
+            PyTuple_SET_ITEM(cards, k, item)
+        hands[(start + h) & 3] = cards
+    return tuple(hands)
+
+
 def whole_deal(str body, int start, tuple deck):
     """The hands (North first) of ``body``: four hands one space apart, each four suits
     (spades first) separated by dots, upper-case ranks in order, 13 cards a hand, every
@@ -66,15 +81,7 @@ def whole_deal(str body, int start, tuple deck):
             count += 1
     if hand != 3 or suit != 3 or count != 13:
         return None
-    hands = [None, None, None, None]
-    for h in range(4):
-        cards = PyTuple_New(13)
-        for k in range(13):
-            item = deck[places[13 * h + k]]
-            Py_INCREF(item)
-            PyTuple_SET_ITEM(cards, k, item)
-        hands[(start + h) & 3] = cards
-    return tuple(hands)
+    return _hands(places, start, deck)
 
 
 cdef inline int _mark(Py_UCS4 c, int suit, int hand, int *count, int *last,
@@ -145,12 +152,4 @@ def whole_md(str md, tuple deck):
             if not seen & (1ULL << card):
                 places[39 + k] = card
                 k += 1
-    hands = [None, None, None, None]
-    for h in range(4):
-        cards = PyTuple_New(13)
-        for k in range(13):
-            item = deck[places[13 * h + k]]
-            Py_INCREF(item)
-            PyTuple_SET_ITEM(cards, k, item)
-        hands[(2 + h) & 3] = cards  # South first
-    return digit, tuple(hands)
+    return digit, _hands(places, 2, deck)  # South first
