@@ -45,7 +45,7 @@ def whole_deal(str body, int start, tuple deck):
     card once; hand ``i`` of the text sits at seat ``(start + i) % 4``.  ``deck`` holds the
     52 cards, spades ace first.  ``None`` for any other text."""
     cdef Py_ssize_t i, n = len(body)
-    cdef int hand = 0, suit = 0, last = -1, count = 0, r, card, h, k
+    cdef int hand = 0, suit = 0, last = -1, count = 0, r, card
     cdef unsigned long long seen = 0, bit
     cdef int places[52]
     cdef Py_UCS4 c
@@ -111,7 +111,7 @@ def whole_md(str md, tuple deck):
     third comma (it holds the 13 cards left); 13 cards a hand, every card once.  ``deck``
     holds the 52 cards, spades ace first.  ``None`` for any other value."""
     cdef Py_ssize_t i = 0, n = len(md)
-    cdef int digit = 0, hand = 0, suit, count = 0, last, done, h, k, card
+    cdef int digit = 0, hand = 0, suit, count = 0, last, done, k, card
     cdef unsigned long long seen = 0
     cdef int places[52]
     cdef int code
