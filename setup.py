@@ -3,10 +3,13 @@
 Everything else about the package is in pyproject.toml.
 """
 
+from pathlib import Path
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["deal_text"]
+KERNELS = sorted(path.stem for path in Path("src/croupier/_core").glob("*.pyx"))
+"""Every ``.pyx`` file of ``src/croupier/_core`` is one extension module."""
 
 setup(
     ext_modules=cythonize(
