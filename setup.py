@@ -14,7 +14,12 @@ KERNELS = sorted(path.stem for path in Path("src/croupier/_core").glob("*.pyx"))
 setup(
     ext_modules=cythonize(
         [
-            Extension(f"croupier._core.{name}", [f"src/croupier/_core/{name}.pyx"])
+            Extension(
+                f"croupier._core.{name}",
+                [f"src/croupier/_core/{name}.pyx"],
+                include_dirs=["src/croupier/_core/include"],
+                extra_compile_args=["-O3"],
+            )
             for name in KERNELS
         ],
         language_level=3,

@@ -524,39 +524,6 @@ def test_scripted_choosers_drive_the_split_by_choices() -> None:
 # --- the ChaCha20 source (the default randomness of large shuffles) ---------------------------
 
 
-def test_chacha_block_matches_rfc_8439() -> None:
-    # RFC 8439 section 2.3.2: key 00..1f, block count 1, nonce 00:00:00:09:00:00:00:4a:00:00:00:00
-    # (in this layout the counter is words 12-13 and the nonce words 14-15)
-    from croupier.randomness._chacha_numba import keystream
-
-    state = np.zeros(16, np.uint32)
-    state[:4] = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)
-    state[4:12] = np.frombuffer(bytes(range(32)), "<u4")
-    state[12:16] = (1, 0x09000000, 0x4A000000, 0)
-    out = np.empty(16, "<u4")
-    keystream(state, 1, out)
-    assert out.tobytes().hex() == (
-        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-        "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"
-    )
-
-
-def test_chacha_engines_agree_and_match_a_reference() -> None:
-    from croupier.randomness.chacha import chacha_blocks
-
-    key = bytes(range(7, 39))
-    for first, count in [(0, 1), (3, 700), (2**32 - 2, 5)]:  # the counter carries into word 13
-        ours = chacha_blocks(key, first, count, engine="compiled")
-        assert ours == chacha_blocks(key, first, count, engine="numpy")
-    try:
-        from Crypto.Cipher import ChaCha20
-    except ImportError:  # pragma: no cover - pycryptodome is the optional extra ripemd
-        return
-    cipher = ChaCha20.new(key=key, nonce=bytes(8))
-    cipher.seek(64 * (2**32 - 2))
-    assert chacha_blocks(key, 2**32 - 2, 5) == cipher.encrypt(bytes(64 * 5))
-
-
 def test_chacha_source_reads() -> None:
     from croupier.randomness import ChaChaSource
     from croupier.randomness.chacha import chacha_blocks

@@ -10,9 +10,8 @@ construction (Linux's ``getrandom`` is ChaCha20 keyed from the entropy
 pool), run in this process, 3 to 5 times faster than reading the OS for
 megabytes at a time.  With a ``key`` it is reproducible.
 
-The keystream is made by a compiled kernel (optional extra ``fast``:
-numba), or by numpy (the same bytes, slower), many blocks at once, one
-state word across all blocks at a time.
+The keystream is made by the compiled core (``croupier._core.chacha``),
+eight blocks at a time, each state word a vector over them.
 
 >>> src = ChaChaSource(bytes(range(32)))
 >>> src.bits_as_bytes(64).hex() == ChaChaSource(bytes(range(32))).bits_as_bytes(64).hex()
@@ -24,10 +23,12 @@ True
 from __future__ import annotations
 
 import os
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar
+import sys
+from typing import TYPE_CHECKING, ClassVar
 
 import croupier.randomness.source as _source_module
+from croupier._core.chacha import keystream
+from croupier._core.engines import Engine, resolve
 from croupier.errors import CroupierError
 from croupier.randomness.source import BufferedBitSource
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["KEY_BYTES", "ChaChaSource", "chacha_blocks"]
+__all__ = ["KEY_BYTES", "ChaChaSource", "chacha_block_reference", "chacha_blocks"]
 
 KEY_BYTES = 32
 """The key: 256 bits."""
@@ -53,7 +54,6 @@ _ROUNDS = (
 )
 _CONSTANT_BYTES = b"".join(c.to_bytes(4, "little") for c in _CONSTANTS)
 _BLOCK_BYTES = 64
-_BATCH = 1 << 14  # blocks made per call (1 MiB)
 
 
 def _initial(key: bytes, first: int) -> npt.NDArray[np.uint32]:
@@ -61,69 +61,61 @@ def _initial(key: bytes, first: int) -> npt.NDArray[np.uint32]:
     import numpy as np
 
     words = _CONSTANT_BYTES + key + (first & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little") + bytes(8)
-    return np.frombuffer(words, "<u4").copy()
+    return np.frombuffer(words, "<u4").astype(np.uint32)
 
 
-def _blocks_numpy(state: npt.NDArray[np.uint32], count: int) -> bytes:
-    """``count`` keystream blocks from ``state`` (its counter is the first block's), with numpy."""
-    import numpy as np
+def chacha_block_reference(key: bytes, block: int) -> bytes:
+    """Keystream block ``block`` of ChaCha20 under ``key``, in plain Python (the specification).
 
-    counter = int(state[12]) | int(state[13]) << 32
-    index = np.arange(count, dtype=np.uint64) + np.uint64(counter)
-    start = np.repeat(state[:, None], count, axis=1)
-    start[12] = (index & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    start[13] = (index >> np.uint64(32)).astype(np.uint32)
-    x = start.copy()
+    The compiled kernel (``croupier._core.chacha``) is held to it by the tests.
 
-    def rotl(v: Any, c: int) -> Any:
-        return (v << np.uint32(c)) | (v >> np.uint32(32 - c))
+    >>> chacha_block_reference(bytes(range(32)), 0).hex()[:32]
+    '39fd2b7dd9c5196a8dbd0377b8dc4a49'
+    """
+    words = _CONSTANT_BYTES + key + block.to_bytes(8, "little") + bytes(8)
+    start = [int.from_bytes(words[4 * i : 4 * i + 4], "little") for i in range(16)]
+    x = list(start)
+    mask = 0xFFFFFFFF
+
+    def rotl(v: int, c: int) -> int:
+        return ((v << c) | (v >> (32 - c))) & mask
 
     for _ in range(10):
         for a, b, c, d in _ROUNDS:
-            x[a] += x[b]
+            x[a] = (x[a] + x[b]) & mask
             x[d] = rotl(x[d] ^ x[a], 16)
-            x[c] += x[d]
+            x[c] = (x[c] + x[d]) & mask
             x[b] = rotl(x[b] ^ x[c], 12)
-            x[a] += x[b]
+            x[a] = (x[a] + x[b]) & mask
             x[d] = rotl(x[d] ^ x[a], 8)
-            x[c] += x[d]
+            x[c] = (x[c] + x[d]) & mask
             x[b] = rotl(x[b] ^ x[c], 7)
-    x += start
-    return x.T.astype("<u4").tobytes()
+    return b"".join(((v + s) & mask).to_bytes(4, "little") for v, s in zip(x, start, strict=True))
 
 
-def chacha_blocks(key: bytes, first: int, count: int, *, engine: str = "auto") -> bytes:
+def chacha_blocks(key: bytes, first: int, count: int, *, engine: Engine = "auto") -> bytes:
     """Keystream blocks ``first .. first + count - 1`` of ChaCha20 under ``key``, 64 bytes each.
 
-    ``engine`` is ``compiled`` (numba), ``numpy`` or ``auto`` (compiled when
-    numba is installed); both give the same bytes.  The first block of the
-    key ``00 01 ... 1f`` (RFC 8439's key; this layout's nonce is zero):
+    Made by the compiled core (``engine="python"``: by
+    :func:`chacha_block_reference`, the same bytes, slowly).  The first block
+    of the key ``00 01 ... 1f`` (RFC 8439's key; this layout's nonce is zero):
 
-    >>> chacha_blocks(bytes(range(32)), 0, 1, engine="numpy").hex()[:32]
+    >>> chacha_blocks(bytes(range(32)), 0, 1).hex()[:32]
     '39fd2b7dd9c5196a8dbd0377b8dc4a49'
     """
-    from importlib.util import find_spec
-
     if len(key) != KEY_BYTES:
         raise CroupierError(f"a ChaCha20 key has {KEY_BYTES} bytes, not {len(key)}")
     if first < 0 or first + count > 2**64:
         raise CroupierError(f"ChaCha20 blocks {first}..{first + count - 1} are past 2**64")
+    if resolve(engine) == "python":
+        return b"".join(chacha_block_reference(key, first + i) for i in range(count))
     if count <= 0:
         return b""
-    state = _initial(key, first)
-    compiled = engine == "compiled" or (engine == "auto" and find_spec("numba") is not None)
-    if not compiled:
-        return b"".join(
-            _blocks_numpy(_initial(key, first + at), min(_BATCH, count - at))
-            for at in range(0, count, _BATCH)
-        )
     import numpy as np
 
-    from croupier.randomness._chacha_numba import keystream
-
-    out = np.empty(16 * count, "<u4")
-    keystream(state, count, out)
-    return out.tobytes()
+    out = np.empty(16 * count, np.uint32)
+    keystream(_initial(key, first), count, out)
+    return out.astype("<u4", copy=False).tobytes()
 
 
 class ChaChaSource(BufferedBitSource):
@@ -233,22 +225,9 @@ class ChaChaSource(BufferedBitSource):
 
 def _blocks_into(key: bytes, first: int, count: int, out: npt.NDArray[np.uint8]) -> None:
     """Blocks ``first .. first + count - 1`` written into ``out`` (``64 * count`` bytes)."""
-    kernel = _compiled_keystream()
-    if kernel is None:
-        import numpy as np
+    import numpy as np
 
-        out[:] = np.frombuffer(chacha_blocks(key, first, count, engine="numpy"), np.uint8)
-        return
-    kernel(_initial(key, first), count, out.view("<u4"))
-
-
-@lru_cache(maxsize=1)
-def _compiled_keystream() -> Any:
-    """The compiled keystream kernel, or ``None`` without numba (looked up once)."""
-    from importlib.util import find_spec
-
-    if find_spec("numba") is None:
-        return None
-    from croupier.randomness._chacha_numba import keystream
-
-    return keystream
+    words = out.view(np.uint32)
+    keystream(_initial(key, first), count, words)
+    if sys.byteorder == "big":  # the keystream's words are little-endian
+        words.byteswap(inplace=True)
