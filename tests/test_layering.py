@@ -95,10 +95,6 @@ def test_every_layer_in_the_docs_exists() -> None:
 #: test below fails on any other cycle, and on an entry here that is no longer a cycle, so
 #: this list only ever shrinks.
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"shuffling._split_numba", "shuffling.split", "shuffling.split_numpy"}): (
-        "the compiled split kernel and the numpy split import what split.py shares; the "
-        "shared piece moves down into a module of its own"
-    ),
     frozenset({"simulate.distributed", "simulate.run"}): (
         "run_script hands cluster runs to run_distributed, which builds Simulation; "
         "Simulation and its results move down out of run.py"

@@ -45,7 +45,7 @@ from tests.conftest import VECTORS
 from tests.test_random_seeded import split_with
 
 VECTORS_DOC = json.loads((VECTORS / "shuffle_split_v1.json").read_text(encoding="utf-8"))
-ENGINES: list[Engine] = ["python", "numpy", "compiled"]
+ENGINES: list[Engine] = ["python", "compiled"]
 
 
 def _log2_factorial(n: int) -> float:
@@ -174,7 +174,7 @@ def test_a_broken_leaf_draw_is_caught_by_the_enumeration() -> None:
 
 @pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("in_place", [False, True])
-@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+@pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_array_shuffles_are_exactly_uniform(axis: int, in_place: bool, engine: Engine) -> None:
     # Rows (axis 0: the compiled engine moves them itself) or columns of a small array,
     # copied or in place, over every bit string to 14 bits.
@@ -221,7 +221,7 @@ def test_the_default_52_card_draw_is_exact_rejection(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("trial", range(40))
-def test_the_three_engines_read_the_same_bits_and_agree(trial: int) -> None:
+def test_both_engines_read_the_same_bits_and_agree(trial: int) -> None:
     rng = np.random.default_rng(trial)
     n = int(rng.choice([0, 1, 2, 7, 64, 700, 5000]))
     levels = [(), (1,), (3,), (2, 2), (5, 4), (9,), (9, 8)][trial % 7]  # (9, 8): two radix passes
@@ -231,40 +231,8 @@ def test_the_three_engines_read_the_same_bits_and_agree(trial: int) -> None:
         src = SeededSource(f"engines {trial}", "shuffle")
         order = split_order(n, src, params=params, engine=engine)
         results.append((order.tolist(), src.bits_used))
-    assert results[0] == results[1] == results[2]
+    assert results[0] == results[1]
     assert sorted(results[0][0]) == list(range(n))
-
-
-def test_small_calls_that_add_up_load_the_kernel_and_keep_their_orders(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Under ``auto``, calls below COMPILED_FROM run in numpy until they add up to
-    # COMPILED_AFTER items; then the kernel runs them (the same orders and bits).
-    import threading
-
-    from croupier.shuffling import _split_numba, split, split_numpy
-
-    monkeypatch.setattr(split, "_WARM", threading.Event())  # as in a fresh process
-    monkeypatch.setattr(split, "_numpy_items", [0])
-    monkeypatch.setattr(split, "COMPILED_AFTER", 12_000)
-    ran: list[str] = []
-    numpy_order, split_move = split_numpy.numpy_order, _split_numba.split_move
-    monkeypatch.setattr(
-        split_numpy, "numpy_order", lambda *a, **k: ran.append("numpy") or numpy_order(*a, **k)
-    )
-    monkeypatch.setattr(
-        _split_numba, "split_move", lambda *a, **k: ran.append("kernel") or split_move(*a, **k)
-    )
-    for call in range(5):
-        src = SeededSource(f"adds up {call}", "shuffle")
-        got = split_order(5000, src)  # engine="auto"
-        want = SeededSource(f"adds up {call}", "shuffle")
-        assert got.tolist() == split_order(5000, want, engine="python").tolist()
-        assert src.bits_used == want.bits_used
-    assert ran[:3] == ["numpy"] * 3  # 5,000, 10,000, then 15,000 items: past the bound
-    assert ran[3:] == ["kernel"] * 2
-    assert split_order(5000, SeededSource("x"), engine="numpy").size == 5000
-    assert ran[-1] == "numpy"  # an explicit engine is never changed
 
 
 @pytest.mark.parametrize("case", VECTORS_DOC["parameters"], ids=lambda c: str(c["levels"]))
@@ -294,8 +262,7 @@ def test_golden_orders(case: dict[str, Any]) -> None:
     n = case["n"]
     assert list(split_levels(n)) == case["levels"]
     src = SeededSource(case["seed"], case["purpose"])
-    engine: Engine = "compiled" if n > 200_000 else "auto"
-    order = split_order(n, src, engine=engine)
+    order = split_order(n, src)
     assert order[:8].tolist() == case["first"] and _sha(order) == case["order_sha256"]
     assert src.bits_used == case["bits_used"]
 
@@ -400,7 +367,7 @@ def test_arrays_keep_dtype_and_shape_and_follow_the_list_order(dtype: str, n: in
     assert c.tolist() == b.tolist()
 
 
-@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+@pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_rows_columns_and_other_layouts_take_the_same_order(engine: Engine) -> None:
     n = 5000
     order = shuffle_order(n, SeededSource("layouts"), engine=engine)
@@ -586,10 +553,9 @@ def test_fisher_yates_in_two_threads_is_exactly_uniform_bit_by_bit(
 ) -> None:
     # The compiled engine's Fisher-Yates in two threads (each over half of the leaves, from
     # where its first leaf begins), forced on a few items: every order exactly as likely.
-    pytest.importorskip("numba")
-    from croupier.shuffling import _split_numba
+    from croupier.shuffling import split_move
 
-    monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(split_move, "PARALLEL_FROM", 2)
 
     def run(src: BitSource) -> tuple[int, ...]:
         return tuple(split_order(n, src, params=params, engine="compiled").tolist())
@@ -603,14 +569,13 @@ def test_fisher_yates_in_two_threads_is_exactly_uniform_bit_by_bit(
 def test_fisher_yates_in_two_threads_gives_the_one_thread_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    pytest.importorskip("numba")
-    from croupier.shuffling import _split_numba
+    from croupier.shuffling import split_move
 
     for n in (3_000, 70_001, 300_000):
         rows = np.arange(2 * n).reshape(n, 2)
-        monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 10**12)
+        monkeypatch.setattr(split_move, "PARALLEL_FROM", 10**12)
         one = croupier.shuffle(rows, seed=f"threads {n}")
-        monkeypatch.setattr(_split_numba, "PARALLEL_FROM", 2)
+        monkeypatch.setattr(split_move, "PARALLEL_FROM", 2)
         two = croupier.shuffle(rows, seed=f"threads {n}")
         assert (one == two).all() and sorted(two[:, 0].tolist()) == list(range(0, 2 * n, 2))
 
@@ -632,15 +597,14 @@ def test_every_pass_in_two_threads_gives_the_one_thread_arrangement(
     # the leaf draws made beside the move), both halves of the buckets sorted side by
     # side, Fisher-Yates in two halves of the leaves: the very arrangement and bits of
     # one thread.
-    pytest.importorskip("numba")
-    from croupier.shuffling._split_numba import split_move
+    from croupier.shuffling.split_move import split_move
 
-    monkeypatch.setattr("croupier.shuffling._split_numba.BESIDE_BELOW", 10**12 if beside else 0)
+    monkeypatch.setattr("croupier.shuffling.split_move.BESIDE_BELOW", 10**12 if beside else 0)
     n = 50_003
     params = SplitParams(levels)
     results = []
     for parallel_from in (10**12, 2):
-        monkeypatch.setattr("croupier.shuffling._split_numba.PARALLEL_FROM", parallel_from)
+        monkeypatch.setattr("croupier.shuffling.split_move.PARALLEL_FROM", parallel_from)
         src = SeededSource(f"two threads {levels} {form}")
         rows = np.arange(n * width, dtype=np.uint64).reshape(n, width)
         out = np.zeros_like(rows)
@@ -658,8 +622,7 @@ def test_every_pass_in_two_threads_gives_the_one_thread_arrangement(
 def test_reciprocals_divide_exactly() -> None:
     # x // r by a multiply and a shift, for every radix the compiled leaves use and the
     # dividends where a wrong multiplier would first show: around multiples of r and 2**60.
-    pytest.importorskip("numba")
-    from croupier.shuffling._split_numba import RECIPROCAL_BITS, reciprocals
+    from croupier.shuffling.split_move import RECIPROCAL_BITS, reciprocals
 
     magic, shift = reciprocals(1 << 12)
     top = 1 << RECIPROCAL_BITS
@@ -678,7 +641,6 @@ def test_reciprocals_divide_exactly() -> None:
 def test_a_forked_child_shuffles_in_two_threads_with_its_own_helper() -> None:
     # A fork copies no threads: the child must make its own helper, not wait for the
     # parent's forever.
-    pytest.importorskip("numba")
     import select
     import signal
 

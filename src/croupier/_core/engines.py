@@ -16,7 +16,7 @@ output.  This is the one place the choice is made.
 >>> resolve("numpy")
 Traceback (most recent call last):
 ...
-croupier.errors.CroupierError: engine='numpy' is not one of 'auto', 'compiled', 'python' (the numpy engines are gone: the compiled core runs every kernel; use 'auto')
+croupier.errors.CroupierError: engine='numpy' is not one of ... (the numpy engines are gone: ...)
 """
 
 from __future__ import annotations

@@ -26,11 +26,13 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core.engines import Engine, resolve
 from croupier.errors import CroupierError, RangeError
 from croupier.randomness.source import RandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
 from croupier.shuffling.registry import ShuffleMethod, default_shuffle_method, get_shuffle_method
-from croupier.shuffling.split import Engine, SplitParams, split_order
+from croupier.shuffling.split import SplitParams, _bit_source_of, split_order
+from croupier.shuffling.split_move import split_move
 
 __all__ = [
     "SAMPLE_ALGORITHM_ID",
@@ -100,12 +102,10 @@ def _word_rows(a: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
 def _moves_rows(
     a: npt.NDArray[Any], axis: int, chosen: ShuffleMethod, source: Any, engine: Engine
 ) -> npt.NDArray[Any] | None:
-    """Word rows of ``a`` when the compiled split can move them directly, else ``None``."""
-    from croupier.shuffling.split import _bit_source_of, _use_compiled
-
+    """``a``'s rows when the compiled split can move them directly, else ``None``."""
     if chosen.name != "split" or axis != 0 or _bit_source_of(source) is None:
         return None
-    if a.shape[0] < 2 or not _use_compiled(engine, a.shape[0]):
+    if a.shape[0] < 2 or resolve(engine) != "compiled":
         return None
     return _word_rows(a)
 
@@ -142,16 +142,12 @@ def shuffle_array(
     src = np.ascontiguousarray(a) if ax == 0 and not a.flags.c_contiguous else a
     rows = _moves_rows(src, ax, chosen, chooser, engine)
     if rows is not None:
-        from croupier.shuffling._split_numba import split_move
-        from croupier.shuffling.split import _WARM, _bit_source_of
-
         out = np.empty_like(src, order="C")
         bits = _bit_source_of(chooser)
         assert bits is not None
         out_rows = _word_rows(out)
         if out_rows is not None and out_rows.dtype == rows.dtype:
             split_move(rows, out_rows, bits, SplitParams.standard(n), in_place=False)
-            _WARM.set()
             return out
     order = shuffle_order(n, chooser, method=chosen, engine=engine)
     return np.take(a, order, axis=ax)
@@ -183,13 +179,9 @@ def shuffle_array_in_place(
     chooser = UniformSampler(source) if isinstance(source, RandomSource) else source
     rows = _moves_rows(a, ax, chosen, chooser, engine)
     if rows is not None:
-        from croupier.shuffling._split_numba import split_move
-        from croupier.shuffling.split import _WARM, _bit_source_of
-
         bits = _bit_source_of(chooser)
         assert bits is not None
         split_move(rows, np.empty_like(rows), bits, SplitParams.standard(n), in_place=True)
-        _WARM.set()
         return
     order = shuffle_order(n, chooser, method=chosen, engine=engine)
     shuffled = np.take(a, order, axis=ax)

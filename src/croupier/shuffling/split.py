@@ -23,9 +23,9 @@ levels (each first-level bucket fits the cache) and for out-of-core runs.
 The algorithm reads its bits straight from the source, in this order: the
 keys of each level (item by item, in the order of the level before), the
 first attempt of every leaf draw (leaf by leaf, in output order), then
-redraws in rounds.  Three engines give the same result from the same bits:
-``python`` (any chooser, small ``n``), ``numpy`` (vectorised) and
-``compiled`` (numba, the optional extra ``fast``).
+redraws in rounds.  The compiled core runs it (:mod:`croupier.shuffling.split_move`);
+the plain Python here is its specification (``engine="python"``, and any
+chooser), and gives the same result from the same bits.
 
 >>> from croupier.randomness import SeededSource
 >>> order = split_order(10, SeededSource("doc"))
@@ -38,14 +38,14 @@ True
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from croupier.errors import CroupierError, MissingExtraError
+from croupier._core.engines import Engine, resolve
+from croupier.errors import CroupierError
 from croupier.randomness.source import BitSource, RandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
 
@@ -54,9 +54,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "CHACHA_FROM",
     "CHUNK_BITS",
-    "COMPILED_AFTER",
-    "COMPILED_FROM",
     "LEAF_TARGET",
     "MARGIN_BITS",
     "SPLIT_ALGORITHM_ID",
@@ -86,35 +85,9 @@ CHUNK_BITS = 60
 MARGIN_BITS = 4
 """A leaf draw below ``R`` reads ``bit_length(R - 1) + 4`` bits (redrawn with chance < 1/16)."""
 
-Engine = Literal["auto", "python", "numpy", "compiled"]
-"""Who runs the split: pure Python, numpy, the compiled kernel (numba), or ``auto``."""
-
-COMPILED_FROM = 200_000
-"""``engine="auto"``: the items one call must have before the compiled kernel is loaded.
-
-Loading it costs about half a second to a second once per process (numba's
-start-up); after that, ``auto`` uses it for every call of :data:`NUMPY_FROM`
-items or more.  Smaller calls load it too once they add up to
-:data:`COMPILED_AFTER` items.  All engines give the same result.
-"""
-
-NUMPY_FROM = 4096
-"""``engine="auto"``: from this many items on, numpy (or the loaded kernel) runs the split."""
-
-COMPILED_AFTER = 4_000_000
-"""``engine="auto"``: the items numpy may split in one process before the kernel is loaded.
-
-Many smaller calls (10^5 items each, say, in a loop) add up: once numpy has split
-this many items under ``auto`` (about as long as loading the kernel takes), the
-kernel is loaded and runs every later call, several times faster.  So a loop of
-small shuffles never pays more than about twice what the best choice, made in
-advance, would have cost; a single small call never pays for the load.
-"""
-
-_numpy_items = [0]  # items split by numpy under ``auto`` in this process
-_numpy_items_lock = threading.Lock()
-
-_WARM = threading.Event()  # set once the compiled kernel has run in this process
+CHACHA_FROM = 4096
+"""An unseeded split of this many items or more reads ChaCha20 keyed from the OS
+(:func:`default_source`); smaller ones read the OS directly."""
 
 
 @dataclass(frozen=True)
@@ -329,45 +302,21 @@ def _bit_source_of(chooser: Chooser | RandomSource) -> BitSource | None:
     return None
 
 
-def _use_compiled(engine: Engine, n: int) -> bool:
-    from importlib.util import find_spec
-
-    if engine not in ("auto", "python", "numpy", "compiled"):
-        raise CroupierError(
-            f"engine={engine!r} is not one of 'auto', 'python', 'numpy', 'compiled'"
-        )
-    if engine == "compiled":
-        if find_spec("numba") is None:
-            raise MissingExtraError("the compiled engine needs numba: pip install 'croupier[fast]'")
-        return True
-    if engine != "auto" or n < NUMPY_FROM:
-        return False
-    wanted = _WARM.is_set() or n >= COMPILED_FROM or _numpy_items[0] >= COMPILED_AFTER
-    return wanted and find_spec("numba") is not None
-
-
-def _count_numpy_items(n: int) -> None:
-    """Count ``n`` items split by numpy under ``auto`` (:data:`COMPILED_AFTER`)."""
-    with _numpy_items_lock:
-        _numpy_items[0] += n
-
-
 def default_source(n: int) -> RandomSource:
     """The randomness of an unseeded split of ``n`` items: the OS CSPRNG, read fast.
 
-    When the compiled engine runs the split (``n`` of :data:`COMPILED_FROM`
-    or more, or once it is loaded) the bits come from ChaCha20 keyed with 256
-    bits from the OS (:class:`~croupier.randomness.chacha.ChaChaSource`,
+    From :data:`CHACHA_FROM` items on the bits come from ChaCha20 keyed with
+    256 bits from the OS (:class:`~croupier.randomness.chacha.ChaChaSource`,
     re-keyed in a forked child), several times faster than reading the OS;
-    otherwise straight from the OS.  Either is a secret, non-reproducible
-    stream: only the speed differs.
+    below, straight from the OS.  Either is a secret, non-reproducible stream:
+    only the speed differs.
 
     >>> default_source(10).kind == "os-csprng"
     True
     """
     from croupier.randomness.source import OsRandomSource
 
-    if _use_compiled("auto", n):
+    if n >= CHACHA_FROM:
         from croupier.randomness.chacha import ChaChaSource
 
         return ChaChaSource()
@@ -400,6 +349,7 @@ def split_order(
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise CroupierError(f"n must be a whole number >= 0, got {n!r}")
+    implementation = resolve(engine)
     p = SplitParams.standard(n) if params is None else params
     source = _bit_source_of(randomness)
     dtype = np.int32 if small and n < 2**31 else np.intp
@@ -408,21 +358,13 @@ def split_order(
             return np.array(_python_order(n, _ChooserDraws(randomness), p), dtype)
         randomness = UniformSampler(randomness)
         return np.array(_python_order(n, _ChooserDraws(randomness), p), dtype)
-    if engine == "python" or (engine == "auto" and n < NUMPY_FROM):
+    if implementation == "python":
         return np.array(_python_order(n, _BitDraws(source, p.margin_bits), p), dtype)
-    if _use_compiled(engine, n):
-        from croupier.shuffling._split_numba import split_move
+    from croupier.shuffling.split_move import split_move
 
-        out = np.empty(n, dtype=dtype)
-        word = np.uint32 if out.itemsize == 4 else np.uint64
-        split_move(None, out.reshape(n, 1).view(word), source, p, in_place=False)
-        _WARM.set()
-        return out  # type: ignore[return-value]
-    from croupier.shuffling.split_numpy import numpy_order
-
-    if engine == "auto":
-        _count_numpy_items(n)
-    return numpy_order(n, source, p).astype(dtype, copy=False)
+    out = np.empty((n, 1), dtype=dtype)
+    split_move(None, out, source, p, in_place=False)
+    return out.reshape(n)
 
 
 def split_shuffle(seq: Sequence[T], chooser: Chooser) -> list[T]:

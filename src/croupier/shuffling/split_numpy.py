@@ -1,24 +1,15 @@
-"""The split shuffle (``croupier-shuffle-split/1``) vectorised with numpy.
+"""Vectorised pieces of the split shuffle (``croupier-shuffle-split/1``), with numpy.
 
-The same arrangement as the plain-Python engine of :mod:`croupier.shuffling.split`
-from the same bits (the tests compare them): keys are read as bit fields
-(:func:`key_fields`), levels are stable sorts by 16-bit radix passes
-(:func:`stable_key_order`), leaf draws are bit fields checked against their
-limits with rounds of redraws, and Fisher–Yates runs over all leaves at once,
-one radix a step.  The file shuffle (:mod:`croupier.scale.keyed_split`) uses
-the same pieces.
-
->>> from croupier.randomness import SeededSource
->>> from croupier.shuffling.split import SplitParams, split_order
->>> params = SplitParams((2,))
->>> a = numpy_order(40, SeededSource("np"), params)
->>> a.tolist() == split_order(40, SeededSource("np"), params=params, engine="python").tolist()
-True
+Keys read as bit fields (:func:`key_fields`), stable sorts by 16-bit radix
+passes (:func:`stable_key_order`), leaf tables (:func:`leaf_tables`), rounds of
+redraws (:func:`redraw`) and Fisher–Yates over all leaves at once, one radix a
+step (:func:`arrange_leaves`).  The keyed split of the file shuffle
+(:mod:`croupier.scale.keyed_split`) is built from them; the tests hold them to
+the plain-Python specification of :mod:`croupier.shuffling.split`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,6 +17,7 @@ import numpy.typing as npt
 
 from croupier.randomness.source import BitSource
 from croupier.shuffling.split import SplitParams, accept_limit, draw_width
+from croupier.shuffling.split_move import LeafTables
 
 __all__ = [
     "LeafTables",
@@ -34,32 +26,11 @@ __all__ = [
     "distinct",
     "key_fields",
     "leaf_tables",
-    "numpy_order",
     "redraw",
     "stable_key_order",
 ]
 
 _U64 = np.uint64
-
-
-@dataclass(frozen=True)
-class LeafTables:
-    """The leaf draws of every leaf size ``m <= size``, flattened for vectorised code.
-
-    Size ``m`` has ``count[m]`` chunks from ``first[m]`` on; chunk ``c`` is a
-    draw below ``ranges[c]`` of ``widths[c]`` bits, accepted up to
-    ``highest[c]`` (the limit minus one), covering radices ``top[c]`` down to
-    ``bottom[c]``; a leaf of ``m`` items reads ``leaf_bits[m]`` bits in all.
-    """
-
-    first: npt.NDArray[np.int64]
-    count: npt.NDArray[np.int64]
-    leaf_bits: npt.NDArray[np.int64]
-    ranges: npt.NDArray[np.uint64]
-    widths: npt.NDArray[np.int64]
-    highest: npt.NDArray[np.uint64]
-    top: npt.NDArray[np.int64]
-    bottom: npt.NDArray[np.int64]
 
 
 _BY_TOP: dict[tuple[int, int], tuple[Any, ...]] = {}
@@ -239,50 +210,6 @@ def redraw(
         done = todo[ok]
         values[rejected[done]] = v[ok] % ranges[done]
         todo = todo[~ok]
-
-
-def numpy_order(n: int, source: BitSource, params: SplitParams) -> npt.NDArray[np.int64]:
-    """The split shuffle's arrangement of ``range(n)``, from ``source``'s bits, with numpy."""
-    order = np.arange(n, dtype=np.int64)
-    if n <= 1:
-        return order
-    composite: npt.NDArray[Any] = np.zeros(0, _U64)
-    total = 0
-    for level, k in enumerate(params.levels):
-        keys = key_fields(source.bits_as_bytes(n * k), 0, n, k)  # (in the current order)
-        total += k
-        composite = (composite.astype(_U64) << _U64(k)) | keys if level else keys
-        pos = stable_key_order(composite, total)  # 16-bit radix passes
-        order = order[pos] if level else pos.astype(np.int64)
-        composite = composite[pos]
-    if params.levels:
-        cut = np.flatnonzero(composite[1:] != composite[:-1]) + 1
-        sizes = np.diff(np.concatenate(([0], cut, [n]))).astype(np.int64)
-    else:
-        sizes = np.array([n], np.int64)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-    tables = leaf_tables(sizes, params)
-    # the leaf draws: chunk c of leaf g is table row first[m_g] + c
-    per_leaf = tables.count[sizes]
-    chunks = int(per_leaf.sum())
-    if chunks == 0:
-        return order
-    leaf_of = np.repeat(np.arange(len(sizes)), per_leaf)
-    chunk_start = np.cumsum(per_leaf) - per_leaf
-    row = tables.first[sizes][leaf_of] + (np.arange(chunks) - chunk_start[leaf_of])
-    widths = tables.widths[row]
-    ends = np.cumsum(widths)
-    data = source.bits_as_bytes(int(ends[-1]))
-    raw = bit_fields(data, ends - widths, widths)
-    ok = raw <= tables.highest[row]
-    values = np.zeros(chunks, _U64)
-    values[ok] = raw[ok] % tables.ranges[row][ok]
-    bad = np.flatnonzero(~ok)
-    if len(bad):
-        rb = row[bad]
-        redraw(source, values, bad, tables.ranges[rb], tables.widths[rb], tables.highest[rb])
-    arrange_leaves(order, starts, sizes, values, tables)
-    return order
 
 
 def arrange_leaves(
