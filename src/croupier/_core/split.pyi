@@ -70,3 +70,12 @@ def fisher_yates(
     bit: int,
     next_redrawn: int,
 ) -> None: ...
+def split_serial(
+    src: _Bytes,
+    dst: _Bytes,
+    numbers: bool,
+    source: object,
+    k: int,
+    tables_for: object,
+    in_place: bool,
+) -> None: ...

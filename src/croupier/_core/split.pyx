@@ -31,6 +31,14 @@ cdef extern from "split_kernels.h" nogil:
     int CROUPIER_KEYS_CHUNK
     void croupier_decode(const uint8_t *region, int k, int64_t n, uint16_t *keys)
     uint64_t croupier_field(const uint8_t *buf, int64_t bit, int w)
+    void croupier_count_keys(const uint8_t *region, int k, int64_t i_from, int64_t i_to,
+                             int64_t *counts)
+    int64_t croupier_first_attempts(const int64_t *leaf_sizes, int64_t leaves,
+                                    const croupier_leaf_tables *t, const uint8_t *bits,
+                                    int64_t *out, int64_t room, int64_t mark, int64_t *marked)
+    int64_t croupier_redraw_round(const uint8_t *data, int64_t *todo, int64_t many,
+                                  const int64_t *rows, const croupier_leaf_tables *t,
+                                  uint64_t *values)
     void croupier_scatter(const uint8_t *src, uint8_t *dst, int64_t row, const uint8_t *region,
                           int k, int64_t i_from, int64_t i_to, int64_t *pos)
     void croupier_scatter_numbers(uint8_t *dst, int64_t row, const uint8_t *region, int k,
@@ -51,7 +59,22 @@ cdef inline int _bit_length(uint64_t x) noexcept nogil:
     return n
 
 
-DEF CHUNK = 4096  # keys decoded at a time by count_keys
+cdef croupier_leaf_tables _tables(const int64_t[::1] first, const int64_t[::1] count,
+                                  const int64_t[::1] widths, const uint64_t[::1] highest,
+                                  const int64_t[::1] top, const int64_t[::1] bottom,
+                                  const uint64_t[::1] ranges):
+    """The tables as the C kernels take them (``None``: not needed; magic and shift unset)."""
+    cdef croupier_leaf_tables t
+    t.first = &first[0] if first is not None and first.shape[0] else NULL
+    t.count = &count[0] if count is not None and count.shape[0] else NULL
+    t.widths = &widths[0] if widths is not None and widths.shape[0] else NULL
+    t.highest = &highest[0] if highest is not None and highest.shape[0] else NULL
+    t.top = &top[0] if top is not None and top.shape[0] else NULL
+    t.bottom = &bottom[0] if bottom is not None and bottom.shape[0] else NULL
+    t.ranges = &ranges[0] if ranges is not None and ranges.shape[0] else NULL
+    t.magic = NULL
+    t.shift = NULL
+    return t
 
 
 def count_keys(const uint8_t[::1] region, int k, Py_ssize_t i_from, Py_ssize_t i_to,
@@ -60,16 +83,9 @@ def count_keys(const uint8_t[::1] region, int k, Py_ssize_t i_from, Py_ssize_t i
 
     Item ``i`` has the ``i``-th key of ``region``; ``i_from`` is a multiple of 8.
     """
-    cdef uint16_t keys[CHUNK]
-    cdef Py_ssize_t i0, i, m
-    with nogil:
-        i0 = i_from
-        while i0 < i_to:
-            m = CHUNK if i_to - i0 > CHUNK else i_to - i0
-            croupier_decode(&region[0] + (i0 // 8) * k, k, m, keys)
-            for i in range(m):
-                counts[keys[i]] += 1
-            i0 += CHUNK
+    if i_to > i_from:
+        with nogil:
+            croupier_count_keys(&region[0], k, i_from, i_to, &counts[0])
 
 
 def scatter(const uint8_t[:, ::1] src, uint8_t[:, ::1] dst, const uint8_t[::1] region, int k,
@@ -227,32 +243,15 @@ def first_attempts(const int64_t[::1] leaf_sizes, const int64_t[::1] first,
     Returns how many were rejected, or -1 when ``out`` is too small.  How many
     were rejected in the leaves before leaf ``mark`` goes to ``marked[0]``.
     """
-    cdef int64_t bit = 0
-    cdef Py_ssize_t rejected = 0, g, j, f, room = out.shape[0]
-    cdef int64_t m
-    cdef int w
-    cdef bint full = False
-    cdef const uint8_t *data = &bits[0]
+    cdef croupier_leaf_tables t = _tables(first, count, widths, highest, None, None, None)
+    cdef int64_t got
+    cdef int64_t mark_at = 0
     with nogil:
-        for g in range(leaf_sizes.shape[0]):
-            if g == mark:
-                marked[0] = rejected
-            m = leaf_sizes[g]
-            if m < 2:
-                continue
-            f = first[m]
-            for j in range(count[m]):
-                w = <int>widths[f + j]
-                if croupier_field(data, bit, w) > highest[f + j]:
-                    if rejected == room:
-                        full = True
-                        break
-                    out[rejected] = f + j
-                    rejected += 1
-                bit += w
-            if full:
-                break
-    return -1 if full else rejected
+        got = croupier_first_attempts(&leaf_sizes[0], leaf_sizes.shape[0], &t, &bits[0],
+                                      &out[0] if out.shape[0] else NULL, out.shape[0], mark,
+                                      &mark_at)
+    marked[0] = mark_at
+    return got
 
 
 def redraw_round(const uint8_t[::1] data, int64_t[::1] todo, const int64_t[::1] rows,
@@ -263,22 +262,13 @@ def redraw_round(const uint8_t[::1] data, int64_t[::1] todo, const int64_t[::1] 
     Accepted values go to ``values[i]``; the draws still rejected move to the
     front of ``todo`` and their number is returned.
     """
-    cdef int64_t bit = 0
-    cdef Py_ssize_t left = 0, t, i, row
-    cdef int w
-    cdef uint64_t v
+    cdef croupier_leaf_tables t = _tables(None, None, widths, highest, None, None, ranges)
+    cdef int64_t left = 0
+    if todo.shape[0] == 0:
+        return 0
     with nogil:
-        for t in range(todo.shape[0]):
-            i = todo[t]
-            row = rows[i]
-            w = <int>widths[row]
-            v = croupier_field(&data[0], bit, w)
-            bit += w
-            if v <= highest[row]:
-                values[i] = v % ranges[row]
-            else:
-                todo[left] = i
-                left += 1
+        left = croupier_redraw_round(&data[0], &todo[0], todo.shape[0], &rows[0], &t,
+                                     &values[0])
     return left
 
 
@@ -299,19 +289,112 @@ def fisher_yates(uint8_t[:, ::1] fin, const int64_t[::1] leaf_sizes, const int64
     Digits are taken by multiplying with ``magic`` and shifting by ``shift``
     when ``magic`` covers every radix (draws below ``2**60``), else by division.
     """
-    cdef croupier_leaf_tables t
-    t.first = &first[0]
-    t.count = &count[0]
-    t.widths = &widths[0] if widths.shape[0] else NULL
-    t.top = &top[0] if top.shape[0] else NULL
-    t.bottom = &bottom_radix[0] if bottom_radix.shape[0] else NULL
-    t.ranges = &ranges[0] if ranges.shape[0] else NULL
-    t.highest = &highest[0] if highest.shape[0] else NULL
-    t.magic = &magic[0] if magic.shape[0] else NULL
-    t.shift = &shift[0] if magic.shape[0] else NULL
+    cdef croupier_leaf_tables t = _tables(first, count, widths, highest, top, bottom_radix,
+                                          ranges)
+    if magic.shape[0]:
+        t.magic = &magic[0]
+        t.shift = &shift[0]
     cdef const uint64_t *again = &redrawn[0] if redrawn.shape[0] else NULL
     if fin.shape[0] == 0 or g_to <= g_from:
         return
     with nogil:
         croupier_fisher_yates(&fin[0, 0], fin.shape[1], &leaf_sizes[0], &t, &bits[0], again,
                               g_from, g_to, start, bit, next_redrawn)
+
+
+def split_serial(const uint8_t[:, ::1] src, uint8_t[:, ::1] dst, bint numbers, object source,
+                 int k, object tables_for, bint in_place):
+    """The whole split of at most one level in this thread, with one call per request of bits.
+
+    The same requests, in the same order, and the same arrangement as the passes
+    above run one by one: the ``k``-bit keys (none when ``k`` is 0: one leaf),
+    the first attempts of the leaf draws, then each round of redraws, every
+    request ``source.bits_as_array(nbits, 16)``.  ``tables_for(biggest)`` gives
+    ``(tables, magic, shift)`` covering leaves of up to ``biggest`` items.  With
+    ``numbers`` the rows are the numbers ``0 .. n - 1`` (4 or 8 bytes) and ``src``
+    is not read; with ``in_place`` the result ends in ``src`` (``dst`` is scratch
+    space), else in ``dst``.
+    """
+    cdef Py_ssize_t n = dst.shape[0]
+    cdef Py_ssize_t row = dst.shape[1]
+    cdef Py_ssize_t i, g, leaves
+    cdef int64_t biggest = 0, nbits = 0, chunks = 0, bad, left, need, mark_at = 0
+    cdef uint64_t v8
+    cdef uint32_t v4
+    if n < 2 or (numbers and row not in (4, 8)) or (not numbers and src.shape[1] != row):
+        raise ValueError("split_serial takes at least two rows of the same width")
+    leaves = 1 << k if k else 1
+    sizes_a = np.zeros(leaves, np.int64)
+    cdef int64_t[::1] sizes = sizes_a
+    cdef const uint8_t[::1] region
+    cdef int64_t[::1] pos
+    if k:
+        region = source.bits_as_array(n * k, 16)
+        with nogil:
+            croupier_count_keys(&region[0], k, 0, n, &sizes[0])
+        pos_a = np.empty(leaves, np.int64)
+        pos = pos_a
+        with nogil:
+            need = 0
+            for g in range(leaves):
+                pos[g] = need
+                need += sizes[g]
+            if numbers:
+                croupier_scatter_numbers(&dst[0, 0], row, &region[0], k, 0, n, &pos[0])
+            else:
+                croupier_scatter(&src[0, 0], &dst[0, 0], row, &region[0], k, 0, n, &pos[0])
+    else:
+        sizes[0] = n
+        with nogil:
+            if not numbers:
+                memcpy(&dst[0, 0], &src[0, 0], n * row)
+            elif row == 8:
+                for i in range(n):
+                    v8 = <uint64_t>i
+                    memcpy(&dst[0, 0] + 8 * i, &v8, 8)
+            else:
+                for i in range(n):
+                    v4 = <uint32_t>i
+                    memcpy(&dst[0, 0] + 4 * i, &v4, 4)
+    for g in range(leaves):
+        if sizes[g] > biggest:
+            biggest = sizes[g]
+    tables, magic_a, shift_a = tables_for(biggest)
+    cdef const int64_t[::1] first = tables.first
+    cdef const int64_t[::1] count = tables.count
+    cdef const int64_t[::1] leaf_bits = tables.leaf_bits
+    cdef const uint64_t[::1] magic = magic_a
+    cdef const uint64_t[::1] shift = shift_a
+    cdef croupier_leaf_tables t = _tables(first, count, tables.widths, tables.highest,
+                                          tables.top, tables.bottom, tables.ranges)
+    if magic.shape[0]:
+        t.magic = &magic[0]
+        t.shift = &shift[0]
+    for g in range(leaves):
+        nbits += leaf_bits[sizes[g]]
+        chunks += count[sizes[g]]
+    cdef const uint8_t[::1] bottom = source.bits_as_array(nbits, 16)
+    rows_a = np.empty(chunks + 1, np.int64)
+    cdef int64_t[::1] rows = rows_a
+    with nogil:
+        bad = croupier_first_attempts(&sizes[0], leaves, &t, &bottom[0], &rows[0], chunks, -1,
+                                      &mark_at)
+    redrawn_a = np.zeros(bad + 1, np.uint64)
+    cdef uint64_t[::1] redrawn = redrawn_a
+    todo_a = np.arange(bad + 1, dtype=np.int64)
+    cdef int64_t[::1] todo = todo_a
+    cdef const uint8_t[::1] data
+    left = bad
+    while left:
+        need = 0
+        for i in range(left):
+            need += t.widths[rows[todo[i]]]
+        data = source.bits_as_array(need, 16)
+        with nogil:
+            left = croupier_redraw_round(&data[0], &todo[0], left, &rows[0], &t, &redrawn[0])
+    cdef uint8_t *fin = &dst[0, 0]
+    with nogil:
+        croupier_fisher_yates(fin, row, &sizes[0], &t, &bottom[0], &redrawn[0], 0, leaves, 0, 0,
+                              0)
+    if in_place:
+        memcpy(<uint8_t *>&src[0, 0], fin, n * row)

@@ -304,6 +304,14 @@ def _reciprocals_for(
     return found
 
 
+def _tables_and_reciprocals(
+    biggest: int, params: SplitShape
+) -> tuple[LeafTables, npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """:func:`_tables` for leaves of up to ``biggest`` items, and their reciprocals."""
+    tables = _tables(biggest, params)
+    return (tables, *_reciprocals_for(tables, params))
+
+
 def _region(source: BitSource, nbits: int) -> npt.NDArray[np.uint8]:
     """The next ``nbits`` bits of ``source``, followed by 16 zero bytes (the kernels read ahead)."""
     region: npt.NDArray[np.uint8] = source.bits_as_array(nbits, pad=16)
@@ -372,6 +380,17 @@ def split_move(
             src = np.arange(n, dtype=dst.dtype).reshape(n, 1)
     dst = _byte_rows(dst)
     src = None if src is None else _byte_rows(src)
+    if 2 <= n < PARALLEL_FROM and len(levels) <= 1:  # one thread: one call does it all
+        kernels.split_serial(
+            dst if src is None else src,
+            dst,
+            src is None,
+            source,
+            levels[0] if levels else 0,
+            lambda biggest: _tables_and_reciprocals(biggest, params),
+            in_place,
+        )
+        return
     found: list[_Leaves] = []
     if n <= 1 or not levels:
         assert src is not None

@@ -60,7 +60,72 @@ static inline uint64_t croupier_high_product(uint64_t a, uint64_t b) {
     return (uint64_t)(((unsigned __int128)a * b) >> 64);
 }
 
+/* The tables of every leaf size: size m has count[m] chunks from first[m] on; chunk c is a
+ * draw below ranges[c] of widths[c] bits, accepted up to highest[c], covering the radices
+ * top[c] down to bottom[c].  magic/shift divide by a radix with a multiply (NULL: divide). */
+typedef struct {
+    const int64_t *first, *count, *widths, *top, *bottom;
+    const uint64_t *ranges, *highest, *magic, *shift;
+} croupier_leaf_tables;
+
 #define CROUPIER_KEYS_CHUNK 4096 /* keys decoded at a time (a multiple of 8) */
+
+/* The number of items i_from .. i_to - 1 with each k-bit key added to counts (item i has
+ * the i-th key of region; i_from a multiple of 8). */
+static void croupier_count_keys(const uint8_t *restrict region, int k, int64_t i_from,
+                                int64_t i_to, int64_t *restrict counts) {
+    uint16_t keys[CROUPIER_KEYS_CHUNK];
+    for (int64_t i0 = i_from; i0 < i_to; i0 += CROUPIER_KEYS_CHUNK) {
+        int64_t m = i_to - i0 < CROUPIER_KEYS_CHUNK ? i_to - i0 : CROUPIER_KEYS_CHUNK;
+        croupier_decode(region + (i0 / 8) * k, k, m, keys);
+        for (int64_t i = 0; i < m; i++) counts[keys[i]]++;
+    }
+}
+
+/* The first attempt of every leaf draw (leaf by leaf, each leaf's chunks in order, read
+ * from bits): the table rows of the rejected ones go to out, in order.  Returns how many
+ * were rejected, or -1 when more than room were; how many were rejected in the leaves
+ * before leaf mark goes to *marked. */
+static int64_t croupier_first_attempts(const int64_t *restrict leaf_sizes, int64_t leaves,
+                                       const croupier_leaf_tables *t,
+                                       const uint8_t *restrict bits, int64_t *restrict out,
+                                       int64_t room, int64_t mark, int64_t *marked) {
+    int64_t bit = 0, rejected = 0;
+    for (int64_t g = 0; g < leaves; g++) {
+        if (g == mark) *marked = rejected;
+        int64_t m = leaf_sizes[g];
+        if (m < 2) continue;
+        int64_t f = t->first[m];
+        for (int64_t c = f; c < f + t->count[m]; c++) {
+            int w = (int)t->widths[c];
+            if (croupier_field(bits, bit, w) > t->highest[c]) {
+                if (rejected == room) return -1;
+                out[rejected++] = c;
+            }
+            bit += w;
+        }
+    }
+    return rejected;
+}
+
+/* One round of redraws from data for the draws todo[0 .. many - 1] (indices into rows, the
+ * draws' table rows): accepted values go to values[i], the draws still rejected move to the
+ * front of todo; returns how many. */
+static int64_t croupier_redraw_round(const uint8_t *restrict data, int64_t *restrict todo,
+                                     int64_t many, const int64_t *restrict rows,
+                                     const croupier_leaf_tables *t,
+                                     uint64_t *restrict values) {
+    int64_t bit = 0, left = 0;
+    for (int64_t j = 0; j < many; j++) {
+        int64_t i = todo[j], c = rows[i];
+        int w = (int)t->widths[c];
+        uint64_t v = croupier_field(data, bit, w);
+        bit += w;
+        if (v <= t->highest[c]) values[i] = v % t->ranges[c];
+        else todo[left++] = i;
+    }
+    return left;
+}
 
 /* Rows i_from .. i_to - 1 of src moved to dst[pos[key]] in order, pos advancing (a stable
  * counting sort when pos holds each bucket's first free place); item i has the i-th key of
@@ -133,14 +198,6 @@ static void croupier_sort_bucket(const uint8_t *restrict src, uint8_t *restrict 
     default: CROUPIER_SORT_BUCKET(row) break;
     }
 }
-
-/* The tables of every leaf size: size m has count[m] chunks from first[m] on; chunk c is a
- * draw below ranges[c] of widths[c] bits, accepted up to highest[c], covering the radices
- * top[c] down to bottom[c].  magic/shift divide by a radix with a multiply (NULL: divide). */
-typedef struct {
-    const int64_t *first, *count, *widths, *top, *bottom;
-    const uint64_t *ranges, *highest, *magic, *shift;
-} croupier_leaf_tables;
 
 static inline void croupier_swap(uint8_t *restrict a, uint8_t *restrict b, int64_t row) {
     uint8_t t[64];
