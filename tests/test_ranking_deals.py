@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import croupier
 from croupier.cards import Card
 from croupier.dealing import deal_from_number, game_names, make_layout
 from croupier.dealing.layout import GAMES
@@ -236,7 +237,7 @@ def test_rank_unrank_round_trip_for_every_preset_and_scheme(
 
 @pytest.mark.parametrize("sizes", [(2, 2, 2), (1, 0, 3, 2), (3, 3), (4, 1, 1), (0, 6)])
 def test_fast_unranker_agrees_with_the_reference_on_every_number(sizes: tuple[int, ...]) -> None:
-    from croupier.dealing.deal import _FastUnranker
+    from croupier.dealing.deal import _FastUnranker, _piles_from_masks
 
     lay = make_layout(hands=list(sizes[:-1]), deck="stripped:AKQ")
     lay = make_layout(hands=list(sizes[:-1]), deck=list(lay.deck[: sum(sizes)]))
@@ -250,8 +251,26 @@ def test_fast_unranker_agrees_with_the_reference_on_every_number(sizes: tuple[in
             for i in range(len(sizes))
         )
         assert fast.piles(number) == want
+        assert _piles_from_masks(lay.deck, fast.masks_reference(number)) == want
         seen.add(want)
     assert len(seen) == lay.count
+
+
+@pytest.mark.parametrize("game", ["bridge", "skat", "holdem", "pinochle"])
+def test_the_compiled_masks_give_the_piles_of_the_plain_python_walk(game: str) -> None:
+    # Random numbers and the first and last numbers of real layouts (bridge: 95-bit
+    # numbers, 40-bit subset ranks).
+    import random
+
+    from croupier.dealing.deal import _FastUnranker, _piles_from_masks
+
+    lay = croupier.layout(game)  # type: ignore[attr-defined]
+    fast = _FastUnranker(lay)
+    rng = random.Random(game)
+    top = lay.count // lay.arrangements
+    for number in [0, 1, top - 1, top // 3] + [rng.randrange(top) for _ in range(300)]:
+        want = _piles_from_masks(lay.deck, fast.masks_reference(number))
+        assert _piles_from_masks(lay.deck, fast.masks(number)) == want
 
 
 def test_rank_rejects_bad_owner_sequences() -> None:

@@ -24,6 +24,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
+from croupier._core.subsets import lex_masks
 from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
 from croupier.dealing.methods import get_deal_method
@@ -392,15 +393,31 @@ class _FastUnranker:
         self.tables[key] = table
         return table
 
-    def masks(self, number: int) -> tuple[bytes, ...]:
-        """The 0/1 masks of deal ``number``: pile ``j`` over the cards the piles before it left."""
-        sizes = self.sizes
+    def _digits(self, number: int) -> list[int]:
+        """Deal ``number``'s digit of each pile: the rank of its subset of the cards left."""
         radices = self.radices
-        last = len(sizes) - 1
+        last = len(radices) - 1
         digits = [0] * (last + 1)
         for j in range(last, 0, -1):
             number, digits[j] = divmod(number, radices[j])
         digits[0] = number
+        return digits
+
+    def masks(self, number: int) -> tuple[bytes, ...]:
+        """The 0/1 masks of deal ``number``: pile ``j`` over the cards the piles before it left.
+
+        Made by the compiled core (``croupier._core.subsets``); :meth:`masks_reference` is
+        the same walk in plain Python, through the cached tables.
+        """
+        if len(self.deck) > FAST_UNRANK_CARDS:  # (ranks past 64 bits: the tables' walk)
+            return self.masks_reference(number)
+        return lex_masks(self._digits(number), self.sizes, len(self.deck))
+
+    def masks_reference(self, number: int) -> tuple[bytes, ...]:
+        """:meth:`masks` in plain Python (its masks may stop short: the rest are 0)."""
+        sizes = self.sizes
+        last = len(sizes) - 1
+        digits = self._digits(number)
         size = len(self.deck)
         tables = self.tables
         width = self.width

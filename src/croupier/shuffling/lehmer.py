@@ -22,6 +22,7 @@ from itertools import accumulate
 from operator import floordiv, mod
 from typing import TypeVar
 
+from croupier._core.lehmer import decode_rank_taking as _compiled_decode
 from croupier.errors import RankingError
 
 __all__ = [
@@ -146,8 +147,25 @@ def decode_rank(seq: Sequence[T], rank: int) -> list[T]:
 def decode_rank_taking(pool: list[T], rank: int) -> list[T]:
     """:func:`decode_rank` that takes the items out of ``pool`` (left empty): no copy.
 
+    Run by the compiled core (``croupier._core.lehmer``); the plain-Python
+    specification is :func:`decode_rank_taking_reference`.
+
     >>> pool = ["a", "b", "c"]
     >>> decode_rank_taking(pool, 4), pool
+    (['c', 'a', 'b'], [])
+    """
+    return _compiled_decode(pool, rank)
+
+
+def decode_rank_taking_reference(pool: list[T], rank: int) -> list[T]:
+    """:func:`decode_rank_taking` in plain Python (the specification the tests hold it to).
+
+    The digits of ``rank`` in the radices ``1, 2, ..., n`` (successive
+    remainders, lowest radix first); then, from the highest radix down, the item
+    at place ``digit`` of what is left of the pool is taken.
+
+    >>> pool = ["a", "b", "c"]
+    >>> decode_rank_taking_reference(pool, 4), pool
     (['c', 'a', 'b'], [])
     """
     n = len(pool)

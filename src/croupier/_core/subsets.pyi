@@ -1,0 +1,3 @@
+from collections.abc import Sequence
+
+def lex_masks(digits: Sequence[int], sizes: Sequence[int], deck: int) -> tuple[bytes, ...]: ...
