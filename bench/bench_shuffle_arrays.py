@@ -5,18 +5,20 @@ run, interleaved (one round of each in turn), as the median of the rounds:
 
 * arrays of int64 (``croupier.shuffle``, the split shuffle from the OS CSPRNG)
   against numpy's ``Generator.permutation`` (a copy) and ``Generator.shuffle``
-  (in place) for n = 1e5 .. 1e8; ``croupier.permutation(n)`` against
-  ``Generator.permutation(n)``.  Target: at least 1x (aim 2x);
+  (in place) for n = 1e4 .. 1e8; ``croupier.permutation(n)`` against
+  ``Generator.permutation(n)``.  Targets: at least 1x at 1e4 and 1e5, at
+  least 2x from 1e6 on (aim 4x at 1e7);
 * bits per element against ``log2(n!)/n`` (target: at most ``log2(n!)/n + 2``);
 * peak resident memory of one shuffle, in a fresh process per case, as a
-  multiple of the array's size (target: at most 2x, input included);
-* lists: 52 items and 1e6 items against ``random.shuffle`` (targets: no
-  slower at 52, at least 2x at 1e6);
+  multiple of the array's size (target: at most 2.25x, input included);
+* lists: 52 items and 1e6 items against ``random.shuffle`` (targets: at
+  least 1.5x at 52, at least 2x at 1e6);
 * ``croupier.deal()`` in a loop against the ``croupier.deals`` iterator and
-  endplay's ``generate_deals`` iterator (target: at least 50,000 deals/s).
+  endplay's ``generate_deals`` iterator (target: at least 100,000 deals/s).
 
-The compiled kernel (optional extra ``fast``: numba) is loaded before timing.
-Run: ``.venv/bin/python bench/bench_shuffle_arrays.py [--sizes 1e5,1e6,1e7,1e8] [--rounds 5]``
+Small arrays are timed over enough calls in a row to fill about a second's
+work per round.  Everything runs in the compiled core of the default install.
+Run: ``.venv/bin/python bench/bench_shuffle_arrays.py [--sizes 1e4,1e5,1e6,1e7,1e8] [--rounds 5]``
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def status(field):
         if line.startswith(field):
             return int(line.split()[1])  # KiB
 kind, n = sys.argv[1], int(sys.argv[2])
-if kind.startswith("croupier"):  # load the compiled kernels first (not counted)
+if kind.startswith("croupier"):  # warm the tables first (not counted)
     croupier.shuffle(np.arange(300_000, dtype=np.int64))
     croupier.shuffle_in_place(np.arange(300_000, dtype=np.int64))
 a = np.arange(n, dtype=np.int64)
@@ -113,17 +115,28 @@ def array_report(n: int, rounds: int, memory: bool) -> None:
     a = np.arange(n, dtype=np.int64)
     b = a.copy()
     c = a.copy()
+    repeat = max(1, 10**6 // n)  # calls in a row per timing (small arrays)
+
+    def calls(fn: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            for _ in range(repeat):
+                fn()
+
+        return run
+
     t = _median_times(
         {
-            "croupier.shuffle": lambda: croupier.shuffle(a),
-            "Generator.permutation": lambda: rng.permutation(a),
-            "croupier.shuffle_in_place": lambda: croupier.shuffle_in_place(b),
-            "Generator.shuffle": lambda: rng.shuffle(c),
-            "croupier.permutation": lambda: croupier.permutation(n),
-            "Generator.permutation(n)": lambda: rng.permutation(n),
+            "croupier.shuffle": calls(lambda: croupier.shuffle(a)),
+            "Generator.permutation": calls(lambda: rng.permutation(a)),
+            "croupier.shuffle_in_place": calls(lambda: croupier.shuffle_in_place(b)),
+            "Generator.shuffle": calls(lambda: rng.shuffle(c)),
+            "croupier.permutation": calls(lambda: croupier.permutation(n)),
+            "Generator.permutation(n)": calls(lambda: rng.permutation(n)),
         },
         rounds,
     )
+    t = {name: seconds / repeat for name, seconds in t.items()}
+    target = "target >= 1x" if n < 10**6 else "target >= 2x, aim 4x at 1e7"
     src = OsRandomSource()
     croupier.shuffle(a, source=src)
     bits = src.bits_used / n
@@ -136,7 +149,7 @@ def array_report(n: int, rounds: int, memory: bool) -> None:
     ):
         print(
             f"  {ours:<26} {t[ours] * 1e3:10.2f} ms   {theirs:<25} {t[theirs] * 1e3:10.2f} ms"
-            f"   -> {t[theirs] / t[ours]:.2f}x (target >= 1x, aim 2x)"
+            f"   -> {t[theirs] / t[ours]:.2f}x ({target})"
         )
     print(
         f"  bits per element {bits:.3f}, log2(n!)/n = {bound:.3f}: +{bits - bound:.3f} "
@@ -164,7 +177,7 @@ def list_report(rounds: int) -> None:
     print(
         f"52 items: croupier.shuffle {us['croupier.shuffle']:.2f} us, random.shuffle "
         f"{us['random.shuffle']:.2f} us -> {us['random.shuffle'] / us['croupier.shuffle']:.2f}x "
-        "(target >= 1x)"
+        "(target >= 1.5x)"
     )
     items = list(range(1_000_000))
     t = _median_times(
@@ -209,7 +222,7 @@ def deal_report(rounds: int) -> None:
     loop(1000)
     r = _median_rate(fns, count, rounds)
     line = (
-        f"deals/s: croupier.deal() in a loop {r['deal() loop']:,.0f} (target >= 50,000), "
+        f"deals/s: croupier.deal() in a loop {r['deal() loop']:,.0f} (target >= 100,000), "
         f"croupier.deals {r['deals()']:,.0f} ({r['deal() loop'] / r['deals()']:.2f}x of it)"
     )
     if "endplay generate_deals" in r:
@@ -225,12 +238,14 @@ def deal_report(rounds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1e5,1e6,1e7,1e8", help="array sizes, comma-separated")
+    parser.add_argument(
+        "--sizes", default="1e4,1e5,1e6,1e7,1e8", help="array sizes, comma-separated"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per case")
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory runs")
     parser.add_argument("--only", choices=["arrays", "lists", "deals"], help="run one part")
     args = parser.parse_args()
-    croupier.shuffle(np.arange(300_000))  # load the compiled kernel (numba) before timing
+    croupier.shuffle(np.arange(300_000))  # warm the caches and tables before timing
     croupier.shuffle_in_place(np.arange(300_000))
     if args.only in (None, "lists"):
         list_report(args.rounds)
