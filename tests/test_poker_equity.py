@@ -271,6 +271,98 @@ def test_seed_and_source_give_the_same_trials() -> None:
         equity(["AKs", "random"], trials=10, seed="x", source=source)
 
 
+@pytest.mark.parametrize(
+    ("hands", "board", "dead"),
+    [
+        (["AsKs", "QhQd"], "2s7sQc", ""),
+        (["AhKh", "AdKd", "7c7d", "5s4s"], "QsJs2c", ""),
+        (["QQ+", "AKs", "AhQh, JJ"], "Kd 7c 2s 3h 4d", ""),
+        (["QQ+", "AKs"], "Kd 7c 2s 3h", ""),
+        (["AA", "KQs, JTs, 98s"], "Ks Qs Js Ts", "2c"),
+        (["AhKh", "9s8s", "7c7d", "5s4s", "AdKd", "2h2d"], "QsJs2c9d", "3h"),
+        (["As Ah Kd Qc", "Ks Kh 7c 8d"], "2c 3d 9h", ""),
+        (["As Ah Kd Qc Jh", "Ks Kh 7c 8d 9d 9c", "2s 3s 4s 5s"], "6s 7s Th Tc", ""),
+    ],
+)
+def test_exact_counts_are_the_plain_python_counts(hands: list[str], board: str, dead: str) -> None:
+    """The compiled showdown kernels against the specification: every matchup on every
+    board valued by the scalar evaluator and tallied in Python."""
+    compiled = equity(hands, board=board, dead=dead)
+    python = equity(hands, board=board, dead=dead, engine="python")
+    assert compiled.method == python.method == "exact" and compiled.deals == python.deals
+    assert [h.shares for h in compiled.hands] == [h.shares for h in python.hands]
+    assert sum(sum(h.shares) for h in compiled.hands) >= compiled.deals
+
+
+@pytest.mark.parametrize(
+    ("hands", "board"),
+    [
+        (["AKs", "QQ+", "7c7d"], "Kd 7s 2s"),
+        (["random", "random", "AsKs"], ""),
+        (["As Ah Kd Qc", "Ks Kh 7c 8d 9d"], "2c 3d"),
+    ],
+)
+def test_monte_carlo_counts_are_the_plain_python_counts(hands: list[str], board: str) -> None:
+    compiled = equity(hands, board=board, trials=1500, seed="engines")
+    python = equity(hands, board=board, trials=1500, seed="engines", engine="python")
+    assert compiled.deals == python.deals == 1500
+    assert [h.shares for h in compiled.hands] == [h.shares for h in python.hands]
+
+
+def test_exact_counts_split_among_threads_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from croupier.poker import _threads
+
+    monkeypatch.setattr(_threads, "cores", lambda: 2)
+    split = equity(["AsAh", "KsKh", "7c7d"], board="2s")
+    hands = equity(["AA", "KK"], board="Qs 7h")
+    monkeypatch.setattr(_threads, "MAX_THREADS", 1)
+    assert [h.shares for h in split.hands] == [
+        h.shares for h in equity(["AsAh", "KsKh", "7c7d"], board="2s").hands
+    ]
+    assert [h.shares for h in hands.hands] == [
+        h.shares for h in equity(["AA", "KK"], board="Qs 7h").hands
+    ]
+
+
+def test_the_memo_of_many_combos_counts_the_same() -> None:
+    """With more combos than the matchups name, the kernel values a combo when a matchup
+    first needs it on a board (not every combo at once): the counts are the same."""
+    from croupier._core import poker_eval
+    from croupier.poker.equity import _colex
+    from croupier.poker.evaluate import lookup
+    from croupier.poker.tables import tables
+
+    t = tables()
+    plan = plan_equity(["AsAh", "KK", "7c7d"], board="2s 9d 4c 5h")
+    code, mask = plan._given()
+    totals = _colex(t.card_code[plan.available], 1) + np.uint64(code)
+    masks = _colex(t.card_bit[plan.available], 1) | np.uint64(mask)
+    combo_code, combo_mask, starts = plan._combos
+    assert plan.matchups is not None
+    picks = plan._picks(plan.matchups, starts)
+    held = np.bitwise_or.reduce(combo_mask[picks[:, plan.ranged]], axis=1)
+    counted = []
+    for pad in (0, 100):  # 100 combos no matchup names: far more combos than needed
+        codes = np.concatenate([combo_code, np.full(pad, combo_code[0])])
+        bits = np.concatenate([combo_mask, np.full(pad, combo_mask[0])])
+        counts = np.zeros((3, 3), np.int64)
+        done = poker_eval.holdem_boards(
+            lookup(7), totals, masks, codes, bits, picks, held, counts, 0, len(totals)
+        )
+        counted.append((done, counts.tolist()))
+    expected = equity(["AsAh", "KK", "7c7d"], board="2s 9d 4c 5h", engine="python")
+    assert counted[0] == counted[1] == (expected.deals, [list(h.shares) for h in expected.hands])
+
+
+def test_a_bad_engine_is_refused_before_any_work() -> None:
+    from croupier.errors import CroupierError
+
+    with pytest.raises(CroupierError, match="numpy engines are gone"):
+        equity(["AsAh", "KsKh"], engine="numpy")  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="engine='fast'"):
+        equity(["AsAh", "KsKh"], trials=10, seed="x", engine="fast")  # type: ignore[arg-type]
+
+
 def test_progress_hears_every_deal() -> None:
     seen: list[int] = []
     result = equity(["AsKs", "QhQd"], board="2s7s3c", progress=seen.append)

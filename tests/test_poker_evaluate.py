@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 
 import numpy as np
@@ -285,16 +286,148 @@ def test_deal_array_errors_name_the_pile() -> None:
     assert Card.parse("AS") == number_card(0)
 
 
-def test_compiled_engine_gives_the_same_values() -> None:
-    import numba  # noqa: F401  (the compiled engine needs it: the dev extra installs it)
+def suited_hands(n: int, size: int, seed: int) -> np.ndarray:
+    """Hands drawn from two suits only (spades and hearts): flushes and straight flushes
+    by the thousand, which random hands seldom hold."""
+    rng = np.random.default_rng(seed)
+    return rng.permuted(np.tile(np.arange(26, dtype=np.uint8), (n, 1)), axis=1)[:, :size]
 
+
+def test_the_compiled_kernel_gives_the_plain_python_values() -> None:
+    """The kernel against the executable specification (every five-card subset by the
+    rules), exactly, on seeded random hands of every size and on flush-rich hands."""
+    for size, count in ((5, 20_000), (6, 4000), (7, 6000)):
+        for hands in (
+            random_hands(count, size, seed=300 + size),
+            suited_hands(2000, size, 400 + size),
+        ):
+            compiled = evaluate_array(hands)
+            assert compiled.dtype == np.uint16
+            assert np.array_equal(compiled, evaluate_array(hands, engine="python"))
+    flushes = evaluate_array(suited_hands(2000, 7, 407))
+    assert (flushes >= Category.FLUSH.first_value).mean() > 0.3  # the flush path was run
+
+
+def test_the_kernel_agrees_with_python_on_a_slice_of_every_five_card_hand() -> None:
+    flat = itertools.chain.from_iterable(
+        itertools.islice(itertools.combinations(range(52), 5), 0, None, 53)
+    )
+    hands = np.fromiter(flat, np.uint8).reshape(-1, 5)
+    assert len(hands) == -(-FIVE_CARD_HANDS // 53)
+    assert np.array_equal(evaluate_array(hands), evaluate_array(hands, engine="python"))
+
+
+def test_masks_omaha_and_codes_give_the_plain_python_values() -> None:
+    from croupier.poker.evaluate import values_from_codes
+    from croupier.poker.tables import tables
+
+    t = tables()
     for size in (5, 6, 7):
-        hands = random_hands(100_000, size, seed=200 + size)
-        compiled = evaluate_array(hands, engine="compiled")
-        assert np.array_equal(compiled, evaluate_array(hands, engine="numpy"))
+        for hands in (
+            random_hands(1500, size, seed=500 + size),
+            suited_hands(800, size, 600 + size),
+        ):
+            masks = np.bitwise_or.reduce(t.card_bit[hands], axis=1)
+            expected = evaluate_array(hands, engine="python")
+            assert np.array_equal(evaluate_masks(masks), expected)
+            totals = t.card_code[hands].sum(axis=1, dtype=np.uint64)
+            assert np.array_equal(values_from_codes(totals, size, masks=masks), expected)
+            assert np.array_equal(values_from_codes(totals, size, cards=list(hands.T)), expected)
+    mixed = np.concatenate(
+        [masks[:300], np.bitwise_or.reduce(t.card_bit[random_hands(300, 5, 2)], 1)]
+    )
+    assert np.array_equal(evaluate_masks(mixed), evaluate_masks(mixed, engine="python"))
+    assert np.array_equal(evaluate_masks(masks[:200], engine="python"), expected[:200])
+    for holes, shared in ((4, 5), (5, 5), (6, 5), (4, 3), (6, 4)):
+        for deals in (random_hands(250, holes + shared, 7), suited_hands(150, holes + shared, 8)):
+            hole, board = deals[:, :holes], deals[:, holes:]
+            assert np.array_equal(
+                evaluate_omaha_array(hole, board),
+                evaluate_omaha_array(hole, board, engine="python"),
+            )
+
+
+def test_deal_arrays_give_the_plain_python_values() -> None:
+    holdem = deal_array(300, make_layout("holdem", players=3), seed="python engine")
+    assert np.array_equal(evaluate_deals(holdem), evaluate_deals(holdem, engine="python"))
+    omaha = deal_array(100, "omaha", seed="python engine")
+    assert np.array_equal(evaluate_deals(omaha), evaluate_deals(omaha, engine="python"))
+    short = deal_array(200, make_layout(hands=[2, 2, 5], deck="stripped:6789TJQKA"), seed="x")
+    assert np.array_equal(
+        evaluate_deals(short, board=2), evaluate_deals(short, board=2, engine="python")
+    )
+
+
+def test_long_calls_split_among_threads_give_the_same_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from croupier.poker import _threads
+
+    hands = random_hands(5 * _threads.PARALLEL_FROM // 2, 7, seed=700)
+    monkeypatch.setattr(_threads, "cores", lambda: 2)
+    assert len(_threads.parts(len(hands))) == 2
+    split = evaluate_array(hands)
+    monkeypatch.setattr(_threads, "MAX_THREADS", 1)
+    assert np.array_equal(split, evaluate_array(hands))
+    sample = slice(0, None, 97)
+    assert np.array_equal(split[sample], evaluate_array(hands[sample], engine="python"))
+    monkeypatch.setattr(_threads, "MAX_THREADS", 8)
+    bad = hands.copy()
+    bad[-3, 4] = 52  # in the second half
+    with pytest.raises(PokerError, match=r"card numbers 0\.\.51"):
+        evaluate_array(bad)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int16, np.uint16, np.int8])
+def test_other_integer_types_are_card_numbers_too(dtype: type) -> None:
+    hands = random_hands(1000, 7, seed=800)
+    assert np.array_equal(evaluate_array(hands.astype(dtype)), evaluate_array(hands))
+    bad = hands.astype(dtype)
+    bad[10, 3] = -1 if np.issubdtype(dtype, np.signedinteger) else 300 % 128 + 52
+    with pytest.raises(PokerError, match=r"card numbers 0\.\.51"):
+        evaluate_array(bad)
+
+
+def test_engines_are_chosen_in_one_place() -> None:
+    from croupier.errors import CroupierError
+
     bad = random_hands(10, 7, seed=1)
     bad[4, 2] = 60
-    with pytest.raises(PokerError, match=r"card numbers 0\.\.51"):
-        evaluate_array(bad, engine="compiled")
-    with pytest.raises(PokerError, match="engine='gpu'"):
+    for engine in ("auto", "compiled", "python"):
+        with pytest.raises(PokerError, match=r"card numbers 0\.\.51"):
+            evaluate_array(bad, engine=engine)  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="engine='gpu'"):
         evaluate_array(bad, engine="gpu")  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="numpy engines are gone"):
+        evaluate_masks([0b11111], engine="numpy")  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="engine='gpu'"):
+        evaluate_deals(deal_array(2, "holdem", seed="x"), engine="gpu")  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_splits_long_calls_with_threads_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parent's worker threads are gone in a forked child: its pool is made again."""
+    from croupier.poker import _threads
+
+    monkeypatch.setattr(_threads, "cores", lambda: 2)
+    hands = random_hands(3 * _threads.PARALLEL_FROM, 7, seed=900)
+    expected = evaluate_array(hands)  # the parent's pool now has a worker
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child, which never returns
+        code = 1
+        try:
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(evaluate_array(hands).tobytes())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        child = np.frombuffer(pipe.read(), np.uint16)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert np.array_equal(child, expected)

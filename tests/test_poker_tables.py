@@ -97,3 +97,34 @@ def test_flush_suit_names_the_suit_with_five_cards() -> None:
         field = sum(c << (3 * s) for s, c in enumerate(counts))
         five = [s for s, c in enumerate(counts) if c >= 5]
         assert int(t.flush_suit[field]) == (five[0] if five else 4)
+
+
+def test_the_rank_hash_holds_every_entry_of_the_nonflush_tables() -> None:
+    t = tables()
+    for size in (5, 6, 7):
+        table, hashed = t.nonflush(size), t.hashed(size)
+        width = 1 << hashed.shift
+        assert hashed.offsets.shape == (1 << (24 - hashed.shift),)
+        assert hashed.values.size >= int(hashed.offsets.max()) + width  # any key stays in bounds
+        assert hashed.values.nbytes < 512 * 1024  # the point: it fits in a core's cache
+        keys = np.flatnonzero(table)
+        at = hashed.offsets[keys >> hashed.shift].astype(np.int64) + (keys & (width - 1))
+        assert np.unique(at).size == keys.size  # no two multisets share a place
+        assert np.array_equal(hashed.values[at], table[keys])
+        assert np.count_nonzero(hashed.values) == keys.size  # and nothing else is there
+
+
+def test_place_rows_overlays_rows_without_a_clash() -> None:
+    from croupier._core.poker_eval import place_rows
+
+    rng = np.random.default_rng(9)
+    width = 64
+    rows = [np.sort(rng.choice(width, size=k, replace=False)) for k in rng.integers(0, 20, 300)]
+    starts = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
+    columns = np.concatenate(rows).astype(np.uint32)
+    order = np.argsort([-len(r) for r in rows], kind="stable").astype(np.int64)
+    offsets = np.zeros(len(rows), np.uint32)
+    cells = place_rows(starts, columns, order, width, offsets)
+    places = np.concatenate([offsets[i] + r for i, r in enumerate(rows)]).astype(np.int64)
+    assert np.unique(places).size == places.size == columns.size
+    assert cells == places.max() + 1 < columns.size * 2  # overlaid, not side by side

@@ -49,6 +49,7 @@ order, are the trials.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import math
@@ -56,20 +57,25 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core import poker_eval
+from croupier._core.engines import Engine, resolve
 from croupier.cards import Card, parse_cards
 from croupier.durations import duration_text
 from croupier.errors import CardNotationError, excerpt
+from croupier.poker._threads import run_parts
 from croupier.poker.evaluate import (
     CardsLike,
+    _best_value,
+    _omaha_value,
     card_number,
+    lookup,
     number_card,
     to_cards,
-    values_from_codes,
 )
 from croupier.poker.ranges import HandRange, parse_range
 from croupier.poker.tables import tables
@@ -137,10 +143,12 @@ Clock = Callable[[], float]
 """Seconds from an arbitrary start, never going back (:func:`time.monotonic`)."""
 
 Game = Literal["auto", "holdem", "omaha"]
+T = TypeVar("T")
 
 _BATCH = 65536
 _EMPTY_BATCHES = 64  # batches in a row with no trial: the ranges (nearly) never fit together
-_WORK = 1 << 21  # array elements handled at once
+_WORK = 1 << 22  # exact: evaluations between progress reports
+_PARALLEL_WORK = 1 << 17  # exact: evaluations a thread must have before a call is split
 _TRIAL_CHUNK = 8192  # accepted trials evaluated together: the clock is read between chunks
 
 
@@ -452,6 +460,7 @@ class EquityPlan:
         progress: Progress | None = None,
         time_limit: float | None = None,
         clock: Clock | None = None,
+        engine: Engine = "auto",
     ) -> EquityResult:
         """Count (exact) or sample (Monte Carlo); ``progress`` hears how far it got.
 
@@ -459,8 +468,11 @@ class EquityPlan:
         by then (at least one; the result says ``stopped``), and without one a run whose
         first batches estimate more than :data:`MC_TIME_BUDGET` seconds is refused with
         that estimate.  Exact counting ignores both.  ``clock`` (default
-        :func:`time.monotonic`) is read between batches of trials.
+        :func:`time.monotonic`) is read between batches of trials.  ``engine="python"``
+        values and tallies every showdown with the scalar evaluator (the specification:
+        the same counts, thousands of times slower).
         """
+        resolve(engine)  # a bad engine is refused before any work
         if time_limit is not None and (
             isinstance(time_limit, bool)
             or not isinstance(time_limit, (int, float))
@@ -468,14 +480,14 @@ class EquityPlan:
         ):
             raise PokerError(f"time_limit= must be a number of seconds > 0, got {time_limit!r}")
         if self.method == "exact":
-            counts = self._exact(progress)
+            counts = self._exact(progress, engine)
             return self._result(counts, self.deals, None)
         key, kind = _key(seed, source)
         if clock is None:
             import time
 
             clock = time.monotonic
-        counts, done = self._monte_carlo(key, self.total, progress, time_limit, clock)
+        counts, done = self._monte_carlo(key, self.total, progress, time_limit, clock, engine)
         result = self._result(counts, done, kind)
         stopped = "time-limit" if done < self.total else None
         return dataclasses.replace(result, requested=self.total, stopped=stopped)
@@ -543,99 +555,144 @@ class EquityPlan:
             masks |= t.card_bit[column]
         return total, masks
 
-    def _values(
-        self,
-        p: int,
-        combos: npt.NDArray[np.int64] | None,
-        boards: npt.NDArray[np.uint8] | None,
-        board_total: npt.NDArray[np.uint64],
-        board_mask: npt.NDArray[np.uint64],
-    ) -> npt.NDArray[np.uint16]:
-        """Player ``p``'s values: with every one of its combos on every board (shape
-        ``(R, boards)``, ``combos=None``), or with combo ``combos[i]`` on board ``i``."""
-        t = tables()
-        holes = self.players[p].combos
-        if self.game == "holdem":
-            codes = t.card_code[holes].sum(axis=1, dtype=np.uint64)
-            bits = t.card_bit[holes].sum(axis=1, dtype=np.uint64)
-            if combos is None:
-                total = codes[:, None] + board_total[None, :]
-                masks = bits[:, None] | board_mask[None, :]
-            else:
-                total = codes[combos] + board_total
-                masks = bits[combos] | board_mask
-            return values_from_codes(total.ravel(), 7, masks=masks.ravel()).reshape(total.shape)
-        # Omaha: exactly two hole cards and three board cards
-        assert boards is not None
-        whole = np.ascontiguousarray(self._whole_boards(boards).T)
-        threes = list(itertools.combinations(range(5), 3))
-        three_total = np.empty((len(threes), len(boards)), np.uint64)
-        three_mask = np.empty((len(threes), len(boards)), np.uint64)
-        for row, (x, y, z) in enumerate(threes):
-            three_total[row] = t.card_code[whole[x]] + t.card_code[whole[y]]
-            three_total[row] += t.card_code[whole[z]]
-            three_mask[row] = t.card_bit[whole[x]] | t.card_bit[whole[y]] | t.card_bit[whole[z]]
-        best = np.zeros(len(boards), np.uint16)
-        hole = holes[0]
-        for a, b in itertools.combinations(range(len(hole)), 2):
-            two = np.uint64(int(t.card_code[hole[a]]) + int(t.card_code[hole[b]]))
-            two_bits = np.uint64((1 << int(hole[a])) | (1 << int(hole[b])))
-            values = values_from_codes(
-                (three_total + two).ravel(), 5, masks=(three_mask | two_bits).ravel()
-            )
-            np.maximum(best, values.reshape(three_total.shape).max(axis=0), out=best)
-        return best[None, :] if combos is None else best
-
     def _whole_boards(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         given = np.array([card_number(c) for c in self.board], np.uint8)
-        return np.concatenate([np.broadcast_to(given, (len(boards), len(given))), boards], axis=1)
+        whole = np.concatenate([np.broadcast_to(given, (len(boards), len(given))), boards], axis=1)
+        return np.ascontiguousarray(whole, np.uint8)
 
-    def _exact(self, progress: Progress | None) -> npt.NDArray[np.int64]:
+    @functools.cached_property
+    def _combos(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], list[int]]:
+        """Every hand's combos one after another: their code sums and card masks, and where
+        each hand's combos start (hold'em)."""
+        t = tables()
+        codes, masks, starts = [], [], [0]
+        for p in self.players:
+            codes.append(t.card_code[p.combos].sum(axis=1, dtype=np.uint64))
+            masks.append(np.bitwise_or.reduce(t.card_bit[p.combos], axis=1))
+            starts.append(starts[-1] + len(p.combos))
+        return np.concatenate(codes), np.concatenate(masks), starts
+
+    def _picks(
+        self, combos: npt.NDArray[np.integer], starts: Sequence[int]
+    ) -> npt.NDArray[np.int32]:
+        """Each row's combo of every hand as an index into :attr:`_combos`: ``combos`` holds
+        the ranged hands' combo indices (one column each)."""
+        picks = np.empty((len(combos), len(self.players)), np.int32)
+        for p in range(len(self.players)):
+            picks[:, p] = starts[p]
+        for j, i in enumerate(self.ranged):
+            picks[:, i] += combos[:, j].astype(np.int32)
+        return picks
+
+    def _holes(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:
+        """The Omaha hands (fixed) as rows of 6 card numbers, and how many each holds."""
+        holes = np.zeros((len(self.players), 6), np.uint8)
+        sizes = np.zeros(len(self.players), np.int32)
+        for p, player in enumerate(self.players):
+            hole = player.combos[0]
+            holes[p, : len(hole)] = hole
+            sizes[p] = len(hole)
+        return holes, sizes
+
+    def _exact(self, progress: Progress | None, engine: Engine) -> npt.NDArray[np.int64]:
+        if resolve(engine) == "python":
+            return self._exact_python(progress)
         players = len(self.players)
         counts = np.zeros((players, players), np.int64)
         matchups = self.matchups
         assert matchups is not None
-        bits = tables().card_bit
-        combo_masks = [
-            bits[p.combos].astype(np.uint64).sum(axis=1, dtype=np.uint64) for p in self.players
-        ]
-        held = np.zeros(len(matchups), np.uint64)
-        for j, i in enumerate(self.ranged):
-            held |= combo_masks[i][matchups[:, j]]
-        t = tables()
-        code, mask = self._given()
-        every_total = _colex(t.card_code[self.available], self.missing) + np.uint64(code)
-        every_mask = _colex(t.card_bit[self.available], self.missing) | np.uint64(mask)
-        subsets = None
-        if self.game == "omaha":
+        count = comb(len(self.available), self.missing)  # boards
+        work: Callable[[int, int], tuple[npt.NDArray[np.int64], int]]
+        if self.game == "holdem":
+            t = tables()
+            code, mask = self._given()
+            every_total = _colex(t.card_code[self.available], self.missing) + np.uint64(code)
+            every_mask = _colex(t.card_bit[self.available], self.missing) | np.uint64(mask)
+            combo_code, combo_mask, starts = self._combos
+            picks = self._picks(matchups, starts)
+            held = np.zeros(len(matchups), np.uint64)
+            for i in self.ranged:
+                held |= combo_mask[picks[:, i]]
+            seven = lookup(7)
+            per_board = len(matchups) * players
+
+            def work(lo: int, hi: int) -> tuple[npt.NDArray[np.int64], int]:
+                part = np.zeros_like(counts)
+                done = poker_eval.holdem_boards(
+                    seven,
+                    every_total,
+                    every_mask,
+                    combo_code,
+                    combo_mask,
+                    picks,
+                    held,
+                    part,
+                    lo,
+                    hi,
+                )
+                return part, done
+
+        else:
             subsets = _colex_subsets(len(self.available), self.missing)
-        width = sum(len(p.combos) for p in self.players)
-        step = max(256, _WORK // max(width, 1))
+            boards = self._whole_boards(self.available[subsets])
+            holes, sizes = self._holes()
+            five = lookup(5)
+            per_board = 60 * players
+
+            def work(lo: int, hi: int) -> tuple[npt.NDArray[np.int64], int]:
+                part = np.zeros_like(counts)
+                poker_eval.omaha_boards(five, boards, holes, sizes, part, lo, hi)
+                return part, hi - lo
+
+        step = max(256, _WORK // per_board)  # boards a progress report
+        least = max(16, _PARALLEL_WORK // per_board)  # boards a thread
         counted = 0
-        for start in range(0, len(every_total), step):
-            board_total = every_total[start : start + step]
-            board_mask = every_mask[start : start + step]
-            boards = None if subsets is None else self.available[subsets[start : start + step]]
-            values = [
-                self._values(p, None, boards, board_total, board_mask) for p in range(players)
-            ]
-            block = max(1, _WORK // len(board_total))
-            for first in range(0, len(matchups), block):
-                rows = matchups[first : first + block]
-                chosen = []
-                for p in range(players):
-                    if p in self.ranged:
-                        chosen.append(values[p][rows[:, self.ranged.index(p)]])
-                    else:
-                        chosen.append(values[p][:1])
-                valid = None
-                if self.ranged:
-                    valid = (board_mask[None, :] & held[first : first + block, None]) == 0
-                done = _tally(chosen, valid, counts)
+        for first in range(0, count, step):
+            last = min(first + step, count)
+            for part, done in run_parts(_shifted(work, first), last - first, least):
+                counts += part
                 counted += done
                 if progress is not None:
                     progress(done)
         if counted != self.deals:  # the enumeration must meet its own count
+            raise AssertionError(f"counted {counted} deals, expected {self.deals}")
+        return counts
+
+    def _value(self, hole: Sequence[int], board: Sequence[int]) -> int:
+        """One hand's value by the rules (the scalar evaluator)."""
+        if self.game == "omaha":
+            return _omaha_value(hole, board)
+        return _best_value([*hole, *board])
+
+    def _holes_of(self, row: Sequence[int]) -> list[list[int]]:
+        """Every hand's cards for one matchup (the ranged hands' combo indices)."""
+        return [
+            p.combos[row[self.ranged.index(i)] if i in self.ranged else 0].tolist()
+            for i, p in enumerate(self.players)
+        ]
+
+    def _exact_python(self, progress: Progress | None) -> npt.NDArray[np.int64]:
+        """:meth:`_exact` by the specification: every matchup on every board the other cards
+        make, each hand valued by the scalar evaluator."""
+        players = len(self.players)
+        counts = np.zeros((players, players), np.int64)
+        assert self.matchups is not None
+        given = [card_number(c) for c in self.board]
+        boards = list(itertools.combinations(self.available.tolist(), self.missing))
+        counted = 0
+        for row in self.matchups.tolist():
+            holes = self._holes_of(row)
+            held = {c for i in self.ranged for c in holes[i]}
+            done = 0
+            for board in boards:
+                if held.isdisjoint(board):
+                    whole = [*given, *board]
+                    _tally_one([self._value(h, whole) for h in holes], counts)
+                    done += 1
+            counted += done
+            if progress is not None:
+                progress(done)
+        if counted != self.deals:
             raise AssertionError(f"counted {counted} deals, expected {self.deals}")
         return counts
 
@@ -646,6 +703,7 @@ class EquityPlan:
         progress: Progress | None,
         time_limit: float | None,
         clock: Clock,
+        engine: Engine = "auto",
     ) -> tuple[npt.NDArray[np.int64], int]:
         """The counts of the first ``trials`` trials, or of those done within
         ``time_limit`` seconds, and how many that is."""
@@ -673,7 +731,7 @@ class EquityPlan:
                 empty = 0
             for first in range(0, take, _TRIAL_CHUNK):
                 last = min(take, first + _TRIAL_CHUNK)
-                self._count_trials(combos[first:last], boards[first:last], counts)
+                self._count_trials(combos[first:last], boards[first:last], counts, engine)
                 done += last - first
                 if progress is not None:
                     progress(last - first)
@@ -701,17 +759,34 @@ class EquityPlan:
         combos: npt.NDArray[np.int64],
         boards: npt.NDArray[np.uint8],
         counts: npt.NDArray[np.int64],
+        engine: Engine,
     ) -> None:
         """Add the showdowns of trials (combo indices and missing board cards) to ``counts``."""
-        board_total, board_mask = self._board_parts(boards)
-        chosen = []
-        for p in range(len(self.players)):
-            if p in self.ranged:
-                picks = combos[:, self.ranged.index(p)]
-            else:
-                picks = np.zeros(len(boards), np.int64)
-            chosen.append(self._values(p, picks, boards, board_total, board_mask))
-        _tally([c.reshape(1, -1) for c in chosen], None, counts)
+        if resolve(engine) == "python":
+            given = [card_number(c) for c in self.board]
+            for row, board in zip(combos.tolist(), boards.tolist(), strict=True):
+                whole = [*given, *board]
+                _tally_one([self._value(h, whole) for h in self._holes_of(row)], counts)
+            return
+        if self.game == "holdem":
+            board_total, board_mask = self._board_parts(boards)
+            combo_code, combo_mask, starts = self._combos
+            picks = self._picks(combos, starts)
+            poker_eval.holdem_trials(
+                lookup(7),
+                board_total,
+                board_mask,
+                combo_code,
+                combo_mask,
+                picks,
+                counts,
+                0,
+                len(boards),
+            )
+        else:
+            holes, sizes = self._holes()
+            full = self._whole_boards(boards)
+            poker_eval.omaha_boards(lookup(5), full, holes, sizes, counts, 0, len(boards))
 
     def sample(self, key: bytes, batch: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
         """The accepted candidates of batch ``batch`` of ``croupier-equity-mc/1``: each
@@ -761,39 +836,19 @@ class EquityPlan:
         return combos[final], left[keep, : self.missing]
 
 
-def _tally(
-    values: Sequence[npt.NDArray[np.uint16]],
-    valid: npt.NDArray[np.bool_] | None,
-    counts: npt.NDArray[np.int64],
-) -> int:
-    """Add the showdowns of value arrays (one per hand; they broadcast to one shape) to
-    ``counts[p, w - 1]``; return how many were counted (``valid`` marks the real ones)."""
-    shape = np.broadcast_shapes(*(v.shape for v in values))
-    size = math.prod(shape)
-    done = size if valid is None else int(np.count_nonzero(valid))
-    if len(values) == 2:
-        first, second = values[0] > values[1], values[1] > values[0]
-        if valid is not None:
-            first &= valid
-            second &= valid
-        wins = int(np.count_nonzero(first)), int(np.count_nonzero(second))
-        counts[0, 0] += wins[0]
-        counts[1, 0] += wins[1]
-        counts[:, 1] += done - wins[0] - wins[1]
-        return done
-    best = np.broadcast_to(values[0], shape).copy()
-    for v in values[1:]:
-        np.maximum(best, v, out=best)
-    top = [v == best for v in values]
-    winners = np.zeros(shape, np.int8)
-    for t in top:
-        winners += t
-    if valid is not None:
-        winners[~valid] = 0
-    for p, t in enumerate(top):
-        tally = np.bincount(winners[np.broadcast_to(t, shape)], minlength=len(values) + 1)
-        counts[p] += tally[1:]
-    return done
+def _shifted(work: Callable[[int, int], T], at: int) -> Callable[[int, int], T]:
+    """``work`` on rows ``at + lo .. at + hi``."""
+    return lambda lo, hi: work(at + lo, at + hi)
+
+
+def _tally_one(values: Sequence[int], counts: npt.NDArray[np.int64]) -> None:
+    """Add one showdown of ``values`` (one per hand) to ``counts[p, w - 1]``: each of the
+    ``w`` hands with the best value is one of ``w`` winners."""
+    best = max(values)
+    winners = list(values).count(best)
+    for p, value in enumerate(values):
+        if value == best:
+            counts[p, winners - 1] += 1
 
 
 def _check_budget(trials: int, done: int, candidates: int, elapsed: float, before: int) -> None:
@@ -871,12 +926,15 @@ def equity(
     source: RandomSource | None = None,
     progress: Progress | None = None,
     time_limit: float | None = None,
+    engine: Engine = "auto",
 ) -> EquityResult:
     """Win, tie and equity of 2 to 10 hands, exact or by Monte Carlo (see the module).
 
     A Monte Carlo run stops after ``time_limit`` seconds with the trials done by then
     (``result.stopped == "time-limit"``); without one, a run estimated from its first
-    batches to take more than :data:`MC_TIME_BUDGET` seconds is refused.
+    batches to take more than :data:`MC_TIME_BUDGET` seconds is refused.  The showdowns
+    are valued and tallied by the compiled kernel; ``engine="python"`` does it with the
+    scalar evaluator (the same counts; for tests and small problems).
 
     >>> r = equity(["AhKh", "QQ+"], board="Kd 7c 2s", trials=20_000, seed="doc")
     >>> r.method, r.algorithm, r.deals, r.hands[1].combos
@@ -886,4 +944,6 @@ def equity(
     True
     """
     plan = plan_equity(hands, board, dead, trials=trials, exact=exact, game=game)
-    return plan.run(seed=seed, source=source, progress=progress, time_limit=time_limit)
+    return plan.run(
+        seed=seed, source=source, progress=progress, time_limit=time_limit, engine=engine
+    )

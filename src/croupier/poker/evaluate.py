@@ -4,9 +4,12 @@ Scalar (:func:`evaluate`, :func:`evaluate_omaha`) for one hand, with the five
 cards that make it; vectorised (:func:`evaluate_array`,
 :func:`evaluate_omaha_array`, :func:`evaluate_masks`, :func:`evaluate_deals`)
 for millions of hands at once, as ``uint16`` arrays of hand values.  The
-scalar functions work from the rules (every five-card subset is classified);
-the vectorised ones look values up in :mod:`croupier.poker.tables`; the tests
-hold them to each other and to other evaluators.
+scalar functions work from the rules (every five-card subset is classified):
+they are the executable specification.  The vectorised ones run the compiled
+kernel :mod:`croupier._core.poker_eval`, which looks values up in
+:mod:`croupier.poker.tables`; with ``engine="python"`` they run the scalar
+evaluator on every row instead (slow: for tests and for reading).  The tests
+hold the two to the same values, and both to other evaluators.
 
 >>> v = evaluate("As Ks Qh Jd Tc 2c 2d")
 >>> v.value, str(v), [c.code for c in v.best]
@@ -25,20 +28,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core import poker_eval
+from croupier._core.engines import Engine, resolve
 from croupier.cards import BRIDGE_DECK, Card, parse_cards
 from croupier.errors import excerpt
-from croupier.poker.tables import KEY_BITS, best_key, card_rank, card_suit, tables
+from croupier.poker._threads import run_parts
+from croupier.poker.tables import best_key, card_rank, card_suit, tables
 from croupier.poker.values import HandValue, PokerError
 
 __all__ = [
-    "COMPILED_FROM",
     "CardsLike",
-    "Kernel",
     "Rule",
     "card_number",
     "card_numbers",
@@ -56,24 +61,9 @@ __all__ = [
 CardsLike: TypeAlias = str | Iterable[Card | str]
 """Cards as text (``"As Kh"``, ``"AsKh"``, ``"A♠ 10♥"``) or a sequence of cards or card texts."""
 
-Kernel = Literal["auto", "numpy", "compiled"]
-"""Who evaluates arrays: numpy, the compiled kernel (optional extra ``fast``: numba), or
-``auto``: the compiled kernel for :data:`COMPILED_FROM` hands or more when numba is installed
-(the ``engine=`` argument)."""
-
-COMPILED_FROM = 4_000_000
-"""``engine="auto"``: the hands one call must have before the compiled kernel is loaded.
-
-Loading it costs about a second once per process (numba's start-up); numpy
-evaluates tens of millions of hands a second, so only big calls gain."""
-
 Rule = Literal["auto", "best", "omaha"]
 """How a pile and a board make a hand: ``best`` five of all, ``omaha`` exactly two from the
 pile and three from the board, ``auto`` Omaha for the Omaha games, else ``best``."""
-
-_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
-_SUIT_FIELD = np.uint64(0x1FFF)
-_CHUNK = 1 << 15  # rows evaluated together: the temporaries stay in the cache
 
 
 def card_number(card: Card) -> int:
@@ -163,6 +153,20 @@ def _five(numbers: Sequence[int]) -> int:
     return tables().value_of[best_key(ranks, flush)]
 
 
+def _best_value(numbers: Sequence[int]) -> int:
+    """The value of the best five of 5 to 7 cards (by number), from the rules."""
+    return max(_five(five) for five in itertools.combinations(numbers, 5))
+
+
+def _omaha_value(hole: Sequence[int], board: Sequence[int]) -> int:
+    """The best Omaha value of ``hole`` and ``board`` cards (by number), from the rules."""
+    return max(
+        _five((*two, *three))
+        for two in itertools.combinations(hole, 2)
+        for three in itertools.combinations(board, 3)
+    )
+
+
 def _best(subsets: Iterable[tuple[Card, ...]]) -> HandValue:
     best_value = 0
     best_cards: tuple[Card, ...] = ()
@@ -240,39 +244,62 @@ def hand_value(cards: CardsLike, board: CardsLike = ()) -> int:
 # -- vectorised -----------------------------------------------------------------------
 
 
+@cache
+def lookup(size: int) -> poker_eval.Lookup:
+    """The compiled kernel's tables of ``size`` (5, 6 or 7) cards, built on first use."""
+    t = tables()
+    hashed = t.hashed(size)
+    return poker_eval.Lookup(
+        size, t.card_code, t.flush_suit, t.flush, hashed.offsets, hashed.values, hashed.shift
+    )
+
+
+def _first_bad(found: Iterable[int]) -> int:
+    """The first bad row the parts of a kernel call report, or -1."""
+    bad = [b for b in found if b >= 0]
+    return min(bad) if bad else -1
+
+
+def _mask_numbers(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
 def values_from_codes(
     total: npt.NDArray[np.uint64],
     size: int,
     masks: npt.NDArray[np.uint64] | None = None,
     cards: Sequence[npt.NDArray[np.integer]] | None = None,
+    *,
+    engine: Engine = "auto",
 ) -> npt.NDArray[np.uint16]:
     """Hand values from sums of card codes (:attr:`Tables.card_code`) of ``size`` cards.
 
-    For the few hands with five cards of a suit the cards themselves are needed:
-    their ``masks`` (card bits, as :attr:`Tables.card_bit`) or the card number
+    The kernel also needs the cards themselves, for the few hands with five cards of
+    a suit: their ``masks`` (card bits, as :attr:`Tables.card_bit`) or the card number
     columns ``cards``.  Rows whose cards repeat give meaningless values (no error).
+    ``engine="python"`` evaluates the cards of each mask by the rules.
     """
-    t = tables()
-    keys = (total & _KEY_MASK).astype(np.intp)
-    values = np.take(t.nonflush(size), keys, mode="clip")
-    suits = t.flush_suit[(total >> np.uint64(KEY_BITS)).astype(np.intp) & 0xFFF]
-    flush = np.flatnonzero(suits < 4)
-    if flush.size:
-        if masks is not None:
-            held = masks[flush]
-        elif cards is not None:
-            held = t.card_bit[cards[0][flush]]
-            for column in cards[1:]:
-                held = held | t.card_bit[column[flush]]
-        else:
+    if masks is None:
+        if cards is None:
             raise ValueError("values_from_codes() needs masks or cards for flushes")
-        shift = np.uint64(13) * suits[flush].astype(np.uint64)
-        values[flush] = t.flush[((held >> shift) & _SUIT_FIELD).astype(np.intp)]
-    return values
+        bits = tables().card_bit
+        masks = bits[np.asarray(cards[0])]
+        for column in cards[1:]:
+            masks = masks | bits[np.asarray(column)]
+    totals = np.ascontiguousarray(total, np.uint64).reshape(-1)
+    held = np.ascontiguousarray(masks, np.uint64).reshape(-1)
+    if held.shape != totals.shape:
+        raise ValueError("values_from_codes() needs one mask a code sum")
+    if resolve(engine) == "python":
+        return np.array([_best_value(_mask_numbers(m)) for m in held.tolist()], np.uint16)
+    out = np.empty(totals.size, np.uint16)
+    kernel = lookup(size)
+    run_parts(lambda lo, hi: poker_eval.evaluate_codes(kernel, totals, held, out, lo, hi), out.size)
+    return out
 
 
 def _as_card_array(cards: npt.ArrayLike, what: str) -> npt.NDArray[np.integer]:
-    """A 2-d integer array (not copied; its values are checked chunk by chunk)."""
+    """A 2-d integer array (not copied)."""
     array = np.asarray(cards)
     if array.ndim != 2:
         raise PokerError(f"{what} must be a 2-d array (hands, cards), not of shape {array.shape}")
@@ -281,21 +308,28 @@ def _as_card_array(cards: npt.ArrayLike, what: str) -> npt.NDArray[np.integer]:
     return array
 
 
-def _columns(array: npt.NDArray[np.integer], start: int, what: str) -> npt.NDArray[np.uint8]:
-    """Rows ``start ..`` of a chunk as contiguous card-number columns ``(cards, rows)``."""
-    columns = np.ascontiguousarray(array[start : start + _CHUNK].T)
-    if columns.size and (columns.max() > 51 or (columns.dtype.kind == "i" and columns.min() < 0)):
+def _uint8_rows(array: npt.NDArray[np.integer], what: str) -> npt.NDArray[np.uint8]:
+    """The rows as C-contiguous ``uint8`` card numbers; the kernels check they are at most
+    51, other integer types are checked here (they may not fit a byte)."""
+    if array.dtype != np.uint8 and array.size and not 0 <= array.min() <= array.max() <= 51:
         raise PokerError(f"{what} must hold card numbers 0..51")
-    return columns.astype(np.uint8, copy=False)
+    return np.ascontiguousarray(array, np.uint8)
 
 
-def evaluate_array(cards: npt.ArrayLike, *, engine: Kernel = "auto") -> npt.NDArray[np.uint16]:
+def _python_rows(array: npt.NDArray[np.integer], what: str) -> list[list[int]]:
+    rows: list[list[int]] = array.tolist()
+    if any(not 0 <= c <= 51 for row in rows for c in row):
+        raise PokerError(f"{what} must hold card numbers 0..51")
+    return rows
+
+
+def evaluate_array(cards: npt.ArrayLike, *, engine: Engine = "auto") -> npt.NDArray[np.uint16]:
     """The hand value of every row of card numbers, shape ``(n, k)`` with ``k`` 5, 6 or 7.
 
     Rows must not repeat a card (not checked: a repeated card gives a meaningless value).
-    The numpy engine makes a few passes over the columns, in cache-sized chunks: tens
-    of millions of seven-card hands a second; ``engine="compiled"`` (numba) is faster
-    still.  Both give the same values.
+    The compiled kernel evaluates a few hundred million seven-card hands a second (long
+    calls on two threads); ``engine="python"`` runs the scalar evaluator on every row
+    (the same values, a few thousand rows a second).
 
     >>> hands = card_numbers(["As Ks Qs Js Ts 2c 2d", "Ah Ad Kc Kd 7h 7s 2c"])
     >>> [str(HandValue(int(v))) for v in evaluate_array(hands)]
@@ -305,39 +339,18 @@ def evaluate_array(cards: npt.ArrayLike, *, engine: Kernel = "auto") -> npt.NDAr
     n, size = array.shape
     if not 5 <= size <= 7:
         raise PokerError(f"a poker hand is the best five of 5, 6 or 7 cards, not {size}")
-    if _use_compiled(engine, n) and array.dtype == np.uint8:
-        from croupier.poker._numba import evaluate_compiled
-
-        values, bad = evaluate_compiled(np.ascontiguousarray(array))
-        if bad >= 0:
-            raise PokerError("cards must hold card numbers 0..51")
-        return values
-    code = tables().card_code
+    if resolve(engine) == "python":
+        return np.array([_best_value(r) for r in _python_rows(array, "cards")], np.uint16)
+    rows = _uint8_rows(array, "cards")
     out = np.empty(n, np.uint16)
-    for start in range(0, n, _CHUNK):
-        part = _columns(array, start, "cards")
-        total = code[part[0]] + code[part[1]]
-        for column in part[2:]:
-            total += code[column]
-        out[start : start + _CHUNK] = values_from_codes(total, size, cards=list(part))
+    kernel = lookup(size)
+    found = run_parts(lambda lo, hi: poker_eval.evaluate_rows(kernel, rows, out, lo, hi), n)
+    if _first_bad(found) >= 0:
+        raise PokerError("cards must hold card numbers 0..51")
     return out
 
 
-def _use_compiled(engine: Kernel, n: int) -> bool:
-    """Whether ``engine`` means the compiled kernel for ``n`` hands."""
-    from importlib.util import find_spec
-
-    if engine not in ("auto", "numpy", "compiled"):
-        raise PokerError(f"engine={engine!r} is not one of 'auto', 'numpy', 'compiled'")
-    available = find_spec("numba") is not None
-    if engine == "compiled" and not available:
-        from croupier.errors import MissingExtraError
-
-        raise MissingExtraError("the compiled engine needs numba: pip install 'croupier[fast]'")
-    return engine == "compiled" or (engine == "auto" and available and n >= COMPILED_FROM)
-
-
-def evaluate_masks(masks: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+def evaluate_masks(masks: npt.ArrayLike, *, engine: Engine = "auto") -> npt.NDArray[np.uint16]:
     """The hand value of every card bitmask (bit ``c`` is card number ``c``; 5 to 7 bits set).
 
     The masks of a deal array's piles of the standard games are such bitmasks
@@ -348,31 +361,31 @@ def evaluate_masks(masks: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     >>> int(evaluate_masks([np.bitwise_or.reduce(bits[card_numbers("As Ks Qs Js Ts")])])[0])
     7462
     """
-    array = np.asarray(masks, dtype=np.uint64).reshape(-1)
+    array = np.ascontiguousarray(np.asarray(masks, dtype=np.uint64).reshape(-1))
     sizes = np.bitwise_count(array)
     if array.size and (sizes.min() < 5 or sizes.max() > 7):
         bad = int(sizes[(sizes < 5) | (sizes > 7)][0])
         raise PokerError(f"a poker hand is the best five of 5, 6 or 7 cards, not {bad}")
     if array.size and int(array.max()) >> 52:
         raise PokerError("card bitmasks use bits 0..51 only")
-    t = tables()
+    if resolve(engine) == "python":
+        return np.array([_best_value(_mask_numbers(m)) for m in array.tolist()], np.uint16)
     out = np.empty(array.size, np.uint16)
-    for size in np.unique(sizes).tolist():
-        rows = np.flatnonzero(sizes == size)
-        for start in range(0, rows.size, _CHUNK):
-            chosen = rows[start : start + _CHUNK]
-            held = array[chosen]
-            fields = [((held >> np.uint64(13 * s)) & _SUIT_FIELD).astype(np.intp) for s in range(4)]
-            key = t.key_sum[fields[0]] + t.key_sum[fields[1]]
-            key += t.key_sum[fields[2]] + t.key_sum[fields[3]]
-            values = t.nonflush(size)[key]
-            for f in fields:
-                np.maximum(values, t.flush[f], out=values)
-            out[chosen] = values
+    if not array.size:
+        return out
+    used = range(int(sizes.min()), int(sizes.max()) + 1)
+    five, six, seven = (lookup(k) if k in used else None for k in (5, 6, 7))
+    found = run_parts(
+        lambda lo, hi: poker_eval.evaluate_masks(five, six, seven, array, out, lo, hi), out.size
+    )
+    if _first_bad(found) >= 0:  # pragma: no cover - checked above
+        raise AssertionError("evaluate_masks() was given a mask it did not check")
     return out
 
 
-def evaluate_omaha_array(hole: npt.ArrayLike, board: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+def evaluate_omaha_array(
+    hole: npt.ArrayLike, board: npt.ArrayLike, *, engine: Engine = "auto"
+) -> npt.NDArray[np.uint16]:
     """Omaha values of every row: exactly two of the ``hole`` cards ``(n, 4..6)`` and three of
     the ``board`` cards ``(n, 3..5)``, the best such five.
 
@@ -386,22 +399,22 @@ def evaluate_omaha_array(hole: npt.ArrayLike, board: npt.ArrayLike) -> npt.NDArr
     if own.shape[0] != common.shape[0]:
         raise PokerError(f"hole has {own.shape[0]} rows but board {common.shape[0]}")
     _check_omaha(own.shape[1], common.shape[1])
-    code = tables().card_code
-    out = np.zeros(own.shape[0], np.uint16)
-    for start in range(0, own.shape[0], _CHUNK):
-        stop = start + _CHUNK
-        mine = list(_columns(own, start, "hole"))
-        shared = list(_columns(common, start, "board"))
-        threes = [
-            (code[shared[a]] + code[shared[b]] + code[shared[c]], (shared[a], shared[b], shared[c]))
-            for a, b, c in itertools.combinations(range(len(shared)), 3)
-        ]
-        best = out[start:stop]
-        for a, b in itertools.combinations(range(len(mine)), 2):
-            two = code[mine[a]] + code[mine[b]]
-            for three, columns in threes:
-                values = values_from_codes(two + three, 5, cards=(mine[a], mine[b], *columns))
-                np.maximum(best, values, out=best)
+    if resolve(engine) == "python":
+        pairs = zip(_python_rows(own, "hole"), _python_rows(common, "board"), strict=True)
+        return np.array([_omaha_value(h, b) for h, b in pairs], np.uint16)
+    mine, shared = _uint8_rows(own, "hole"), _uint8_rows(common, "board")
+    out = np.empty(own.shape[0], np.uint16)
+    kernel = lookup(5)
+    found = run_parts(
+        lambda lo, hi: poker_eval.evaluate_omaha(kernel, mine, shared, out, lo, hi),
+        out.size,
+        least=1 << 12,
+    )
+    bad = _first_bad(found)
+    if bad >= 0:
+        raise PokerError(
+            f"{'hole' if mine[bad].max() > 51 else 'board'} must hold card numbers 0..51"
+        )
     return out
 
 
@@ -423,6 +436,7 @@ def evaluate_deals(
     *,
     board: int | str | Sequence[int | str] | None = "board",
     rule: Rule = "auto",
+    engine: Engine = "auto",
 ) -> npt.NDArray[np.uint16]:
     """Hand values of the hands of a :class:`~croupier.bulk.DealArray` of a poker game.
 
@@ -433,6 +447,7 @@ def evaluate_deals(
     ``flop``, ``turn`` and ``river`` of hold'em and Omaha), by ``rule``:
     ``best`` five of hole and board, ``omaha`` exactly two hole cards and three
     of the board, ``auto`` (``omaha`` for the games named ``omaha...``).
+    ``engine`` as for :func:`evaluate_array`.
 
     >>> from croupier.bulk import deal_array
     >>> from croupier.dealing.layout import make_layout
@@ -479,12 +494,13 @@ def evaluate_deals(
         chosen = "omaha" if layout.game.lower().startswith("omaha") else "best"
     if chosen not in ("best", "omaha"):
         raise PokerError(f"rule={rule!r} is not one of 'auto', 'best', 'omaha'")
+    resolve(engine)  # a bad engine is refused before any work
     if chosen == "best" and tuple(layout.deck) == BRIDGE_DECK:
         # the standard deck in card-number order: the piles' bitmasks are hands already
         shared = np.zeros(len(deals), np.uint64)
         for b in board_piles:
             shared |= deals.pile_mask(b)
-        columns = [evaluate_masks(deals.pile_mask(p) | shared) for p in seats]
+        columns = [evaluate_masks(deals.pile_mask(p) | shared, engine=engine) for p in seats]
         return columns[0] if seat is not None else np.column_stack(columns)
     numbers = _deck_numbers(layout.deck)
     order = np.argsort(deals.piles, axis=1, kind="stable")
@@ -501,8 +517,8 @@ def evaluate_deals(
         if chosen == "omaha":
             if common is None:
                 raise PokerError("the Omaha rule needs a board pile")
-            out[:, j] = evaluate_omaha_array(hole, common)
+            out[:, j] = evaluate_omaha_array(hole, common, engine=engine)
         else:
             hand = hole if common is None else np.concatenate([hole, common], axis=1)
-            out[:, j] = evaluate_array(hand)
+            out[:, j] = evaluate_array(hand, engine=engine)
     return out[:, 0] if seat is not None else out

@@ -26,6 +26,10 @@ same sum) and whose bits 24..35 count the cards of each suit.
   13-bit set.  With at most seven cards nothing that is not a flush beats it
   (a full house or four of a kind would need three cards outside the suit).
 
+The no-flush tables span the rank keys (13 to 16 MB); the compiled kernel reads
+them through :meth:`Tables.hashed`, a perfect hash of the same entries in a few
+hundred kB (:class:`RankHash`), which stays in the processor's cache.
+
 >>> t = tables()
 >>> len(t.classes), t.classes[0], t.classes[-1]
 (7462, (0, (5, 3, 2, 1, 0)), (8, (12,)))
@@ -45,9 +49,11 @@ import numpy.typing as npt
 
 __all__ = [
     "CATEGORY_COUNTS",
+    "HASH_SHIFT",
     "KEY_BITS",
     "RANK_KEYS",
     "SUIT_SHIFT",
+    "RankHash",
     "Tables",
     "best_key",
     "card_rank",
@@ -82,6 +88,10 @@ KEY_BITS = 24
 
 SUIT_SHIFT = KEY_BITS
 """Suit ``s`` counts its cards in bits ``SUIT_SHIFT + 3 s .. SUIT_SHIFT + 3 s + 2``."""
+
+HASH_SHIFT = 12
+"""Bits of a row's column in :class:`RankHash`: the rank-key space is cut into rows of
+``2**HASH_SHIFT`` keys (4,096 rows of the 24-bit keys)."""
 
 CATEGORY_COUNTS: tuple[int, ...] = (1277, 2860, 858, 858, 10, 1277, 156, 156, 10)
 """How many hand values each category has, worst category first (they add up to 7,462)."""
@@ -229,6 +239,32 @@ def _multisets(size: int) -> npt.NDArray[np.int64]:
 
 
 @dataclass(frozen=True)
+class RankHash:
+    """The no-flush table of one hand size as a row-displacement perfect hash.
+
+    The rank key ``k`` (``0 <= k < 2**24``) is in row ``k >> shift`` at column
+    ``k % 2**shift``; each row's keys of multisets (the entries that are not 0) are
+    placed at ``offsets[row] + column`` of ``values``, rows overlaid where their keys do
+    not meet (:func:`croupier._core.poker_eval.place_rows`).  So
+    ``values[offsets[k >> shift] + k % 2**shift] == nonflush(size)[k]`` for every key of
+    a multiset of ``size`` ranks; any other key reads some in-bounds entry.
+
+    >>> h = tables().hashed(7)
+    >>> key = sum(RANK_KEYS[r] for r in (12, 12, 12, 11, 11, 5, 0))      # A A A K K 7 2
+    >>> int(h.values[h.offsets[key >> h.shift] + key % (1 << h.shift)]) == int(
+    ...     tables().nonflush(7)[key])
+    True
+    """
+
+    shift: int
+    """Bits of the column (:data:`HASH_SHIFT`)."""
+    offsets: npt.NDArray[np.uint32]
+    """Per row (``2**(24 - shift)`` of them): where its column 0 sits in ``values``."""
+    values: npt.NDArray[np.uint16]
+    """The values, at least ``max(offsets) + 2**shift`` long."""
+
+
+@dataclass(frozen=True)
 class Tables:
     """The lookup tables (read-only numpy arrays); get them from :func:`tables`."""
 
@@ -256,6 +292,11 @@ class Tables:
         """Per rank key of ``size`` (5, 6 or 7) cards: the best value with no flush (0 where no
         multiset has that key).  Built on first use for each size (13 to 16 MB each)."""
         return _nonflush(size)
+
+    def hashed(self, size: int) -> RankHash:
+        """:meth:`nonflush` of ``size`` cards as a perfect hash (:class:`RankHash`, a few
+        hundred kB), built from it on first use for each size."""
+        return _hashed(size)
 
 
 def _flush_table(classes: tuple[Key, ...]) -> npt.NDArray[np.uint16]:
@@ -304,6 +345,29 @@ def _nonflush(size: int) -> npt.NDArray[np.uint16]:
     table[sums] = values
     table.flags.writeable = False
     return table
+
+
+@cache
+def _hashed(size: int) -> RankHash:
+    from croupier._core.poker_eval import place_rows
+
+    table = _nonflush(size)
+    keys = np.flatnonzero(table)
+    rows, columns = keys >> HASH_SHIFT, (keys & ((1 << HASH_SHIFT) - 1)).astype(np.uint32)
+    count = 1 << (KEY_BITS - HASH_SHIFT)
+    starts = np.searchsorted(rows, np.arange(count + 1)).astype(np.int64)
+    filled = np.diff(starts)
+    order = np.argsort(-filled, kind="stable")  # the fullest rows first
+    offsets = np.zeros(count, np.uint32)
+    place_rows(starts, columns, order[filled[order] > 0].astype(np.int64), 1 << HASH_SHIFT, offsets)
+    values = np.zeros(int(offsets.max()) + (1 << HASH_SHIFT), np.uint16)
+    at = offsets[rows].astype(np.int64) + columns
+    if np.unique(at).size != at.size:  # place_rows' promise; the tests check it too
+        raise AssertionError(f"the rank hash of {size} cards puts two keys in one place")
+    values[at] = table[keys]
+    offsets.flags.writeable = False
+    values.flags.writeable = False
+    return RankHash(HASH_SHIFT, offsets, values)
 
 
 @cache
