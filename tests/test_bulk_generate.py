@@ -20,7 +20,7 @@ from croupier.bulk import BULK_ALGORITHM_ID, BulkDealer, BulkStream, DealArray, 
 from croupier.bulk.digits import accepted_digits, digit_plan, digit_width
 from croupier.bulk.generate import _retry, retry_group
 from croupier.bulk.stream import ROWS_PER_BLOCK
-from croupier.bulk.unrank import Engine, compiled_available, unrank_digits
+from croupier.bulk.unrank import Engine, unrank_digits
 from croupier.dealing.deal import deal_from_number
 from croupier.dealing.layout import make_layout
 from croupier.errors import CroupierError
@@ -29,12 +29,18 @@ from croupier.ranking.partitions import multinomial, subsets_unrank
 
 from .conftest import VECTORS
 
-ENGINES: list[Engine] = ["numpy", "compiled"]
+ENGINES: list[Engine] = ["compiled", "python"]
+"""The compiled core and the plain-Python specification: every test runs both."""
 
 
-def test_the_compiled_engine_is_installed_for_the_tests() -> None:
-    # The dev extra installs numba so both engines are compared on every run.
-    assert compiled_available()
+def test_the_compiled_core_is_built_and_numba_is_gone() -> None:
+    from croupier._core import bulk_kernels
+
+    assert bulk_kernels.LEVEL >= 1
+    with pytest.raises(CroupierError, match="numpy engines are gone"):
+        BulkDealer("bridge", seed="x", engine="numpy")  # type: ignore[arg-type]
+    with pytest.raises(ImportError):
+        import croupier.bulk._numba  # noqa: F401
 
 
 # -- the spec, written again from docs/reproducibility.md, one deal at a time ----------
@@ -140,7 +146,7 @@ def test_six_cards_into_two_two_two_every_input(engine: Engine) -> None:
 
 
 def test_eight_cards_into_two_two_two_two_every_input() -> None:
-    # 2**24 inputs: the compiled engine, which the numpy engine equals (tested above and below)
+    # 2**24 inputs: the compiled engine, which the python engine equals (tested above and below)
     sizes = (2, 2, 2, 2)
     assert digit_plan(sizes).row_bytes == 3
     total = np.zeros(4**8, np.int64)
@@ -260,10 +266,16 @@ def test_prefix_stability_under_any_batch_sizes(batches: list[int]) -> None:
     )
 
 
-def test_engines_agree_on_many_deals() -> None:
-    a = BulkDealer("bridge", seed="engines", engine="numpy").deal(20_000)
-    b = BulkDealer("bridge", seed="engines", engine="compiled").deal(20_000)
+@pytest.mark.parametrize(("game", "players"), [("bridge", 4), ("skat", 3), ("holdem", 9)])
+def test_engines_agree_on_many_deals(game: str, players: int) -> None:
+    # seeded differential runs: the compiled core against the plain-Python rule, across
+    # blocks, with the redraws of rejected digits
+    layout = make_layout(game, players=players)
+    a = BulkDealer(layout, seed="engines", engine="python").rows(4000, 9000)
+    b = BulkDealer(layout, seed="engines", engine="compiled").rows(4000, 9000)
     assert a == b
+    assert a.bits is not None and b.bits is not None and np.array_equal(a.bits, b.bits)
+    assert np.array_equal(a.masks(), b.masks())
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -347,12 +359,44 @@ def test_rows_far_into_the_stream() -> None:
 
 
 def test_threads_change_no_deal() -> None:
-    one = BulkDealer("bridge", seed="threads").deal(3 * 65536 + 17)
+    one = BulkDealer("bridge", seed="threads", threads=1).deal(3 * 65536 + 17)
     dealer = BulkDealer("bridge", seed="threads", threads=2)
     two = DealArray.concatenate([dealer.deal(100), dealer.deal(3 * 65536 - 83)])
     assert one == two
+    three = BulkDealer("bridge", seed="threads", threads=3).rows(50, 3 * 65536 + 17)
+    assert three == one[50:]
+    assert one.bits is not None and three.bits is not None
+    assert np.array_equal(three.bits, one.bits[50:])
+    assert np.array_equal(three.masks(), one.masks()[50:])
     with pytest.raises(CroupierError, match="threads=0"):
         BulkDealer("bridge", threads=0)
+
+
+def test_long_calls_take_two_threads_by_default_and_deal_the_same() -> None:
+    from croupier.bulk.generate import PARALLEL_FROM
+
+    count = PARALLEL_FROM + 4096 + 5
+    auto = BulkDealer("go-fish", seed="auto threads").deal(count)  # stacks too
+    one = BulkDealer("go-fish", seed="auto threads", threads=1).deal(count)
+    assert auto == one
+    assert auto.bits is not None and one.bits is not None
+    assert np.array_equal(auto.bits, one.bits)
+
+
+def _deal_in_child(conn: Connection) -> None:
+    conn.send(BulkDealer("bridge", seed="fork pool", threads=2).deal(3 * 65536).piles.tobytes())
+
+
+def test_the_thread_pool_is_made_again_in_a_forked_child() -> None:
+    BulkDealer("bridge", seed="fork pool", threads=2).deal(3 * 65536)  # the parent's pool
+    parent, child = multiprocessing.Pipe()
+    process = multiprocessing.get_context("fork").Process(target=_deal_in_child, args=(child,))
+    process.start()
+    assert parent.poll(60)  # a pool of the parent's (dead) threads would hang here
+    data = parent.recv()
+    process.join(timeout=30)
+    expected = BulkDealer("bridge", seed="fork pool", threads=1).deal(3 * 65536)
+    assert data == expected.piles.tobytes()
 
 
 def test_one_array_is_bounded_before_any_work() -> None:
@@ -360,20 +404,19 @@ def test_one_array_is_bounded_before_any_work() -> None:
         BulkDealer("bridge", seed="x").deal(10**9)
 
 
-def test_the_compiled_engine_refuses_what_it_cannot_pack() -> None:
-    layout = make_layout(hands=[15], deck="shoe:2")  # C(104, 15) is above 2**58
-    with pytest.raises(CroupierError, match="compiled engine takes piles below 64 cards"):
-        BulkDealer(layout, seed="x", engine="compiled").deal(1)
-    auto = BulkDealer(layout, seed="x").deal(300)  # auto falls back to numpy
-    assert auto == BulkDealer(layout, seed="x", engine="numpy").deal(300)
+def test_the_compiled_engine_takes_digits_up_to_64_bits() -> None:
+    layout = make_layout(hands=[15], deck="shoe:2")  # C(104, 15) is above 2**58 (numba's bound)
+    compiled = BulkDealer(layout, seed="x", engine="compiled").deal(300)
+    assert compiled == BulkDealer(layout, seed="x", engine="python").deal(300)
+    assert compiled.piles.tolist()[:20] == spec_deals("x", layout.sizes, 20)
 
 
 def test_engines_agree_on_a_deck_of_more_than_64_cards() -> None:
-    layout = make_layout(hands=[5, 5, 5], deck="shoe:2")  # 104 cards: the wide kernels
-    numpy = BulkDealer(layout, seed="wide decks", engine="numpy").deal(3000)
+    layout = make_layout(hands=[5, 5, 5], deck="shoe:2")  # 104 cards: the wide kernel
+    python = BulkDealer(layout, seed="wide decks", engine="python").deal(3000)
     compiled = BulkDealer(layout, seed="wide decks", engine="compiled").deal(3000)
-    assert numpy == compiled
-    assert numpy.piles.tolist()[:50] == spec_deals("wide decks", layout.sizes, 50)
+    assert python == compiled
+    assert python.piles.tolist()[:50] == spec_deals("wide decks", layout.sizes, 50)
 
 
 def test_group_redraws_equal_the_one_by_one_rule() -> None:

@@ -26,10 +26,10 @@ from scipy.stats import chisquare
 
 import croupier
 from croupier.bulk import BulkDealer, DealArray, DealArrayError
+from croupier.bulk.array import card_dtype
 from croupier.bulk.digits import accepted_digits, digit_plan
-from croupier.bulk.generate import _Blocks, _order_stacks
-from croupier.bulk.stacks import stack_plan
-from croupier.bulk.unrank import compiled_available, unrank_with_masks
+from croupier.bulk.stacks import order_into, stack_plan
+from croupier.bulk.unrank import unrank_with_masks
 from croupier.cards import Card, parse_cards
 from croupier.dealing import GAMES, METHODS, Layout, deal_from_number, deal_many, make_layout
 from croupier.dealing.deal import deal_from_piles
@@ -167,18 +167,23 @@ def _bulk_replay(layout: Layout) -> Counter[Any]:
     digits, rejected = accepted_digits(main, plan)
     sdigits, srejected = accepted_digits(stack, splan.digits)
     keep = ~rejected.any(axis=1) & ~srejected.any(axis=1)
-    piles, _ = unrank_with_masks(digits[:, keep], layout.sizes, "numpy")
-    blocks = _Blocks(0, piles, np.zeros(len(piles), np.uint32))
-    _order_stacks(blocks, layout, splan, sdigits[:, keep])
-    for compiled in (False, True):  # both kernels put every stack in the same order
-        again = _Blocks(0, piles, np.zeros(len(piles), np.uint32))
-        _order_stacks(again, layout, splan, sdigits[:, keep], compiled)
-        for p in layout.stack_piles:
-            assert np.array_equal(again.stacks[p], blocks.stacks[p])
+    piles, _ = unrank_with_masks(digits[:, keep], layout.sizes)
+    python, _ = unrank_with_masks(digits[:, keep], layout.sizes, "python")
+    assert np.array_equal(piles, python)  # the compiled core is the plain-Python rule
+    width = sum(k for _, k in splan.stacks)
+    ordered = np.zeros((len(piles), width), card_dtype(layout))
+    order_into(piles, layout.sizes, sdigits[:, keep], splan, ordered)
+    again = np.zeros_like(ordered)
+    order_into(piles, layout.sizes, sdigits[:, keep], splan, again, engine="python")
+    assert np.array_equal(again, ordered)  # both put every stack in the same order
+    starts = np.cumsum([0, *(k for _, k in splan.stacks)]).tolist()
     outcomes: Counter[Any] = Counter()
     for row in range(len(piles)):
         key = (tuple(piles[row].tolist()),)
-        key += tuple(tuple(blocks.stacks[p][row].tolist()) for p in layout.stack_piles)
+        key += tuple(
+            tuple(ordered[row, starts[s] : starts[s + 1]].tolist())
+            for s in range(len(splan.stacks))
+        )
         outcomes[key] += 1
     return outcomes
 
@@ -544,10 +549,11 @@ def spec_bulk_v2(seed: str, layout: Layout, start: int, count: int) -> list[Any]
 
 def test_bulk_engine_follows_the_written_rule_across_a_block() -> None:
     lay = make_layout("go-fish", players=2)
-    got = BulkDealer(lay, seed="spec v2", engine="numpy").rows(4090, 4100)
     spec = spec_bulk_v2("spec v2", lay, 4090, 10)
-    assert got.piles.tolist() == [s[0] for s in spec]
-    assert got.stack("pond").tolist() == [s[1][0] for s in spec]
+    for engine in ("compiled", "python"):
+        got = BulkDealer(lay, seed="spec v2", engine=engine).rows(4090, 4100)
+        assert got.piles.tolist() == [s[0] for s in spec]
+        assert got.stack("pond").tolist() == [s[1][0] for s in spec]
 
 
 def test_bulk_deals_are_prefix_stable_and_the_same_on_both_kernels() -> None:
@@ -556,12 +562,11 @@ def test_bulk_deals_are_prefix_stable_and_the_same_on_both_kernels() -> None:
     dealer = BulkDealer(lay, seed="prefix v2")
     parts = [dealer.deal(k) for k in (7, 4089, 904)]
     assert DealArray.concatenate(parts) == whole
-    assert BulkDealer(lay, seed="prefix v2", engine="numpy").deal(5000) == whole
-    if compiled_available():  # the compiled kernels: the same piles and the same orders
-        assert BulkDealer(lay, seed="prefix v2", engine="compiled").deal(5000) == whole
-        war = make_layout("war")
-        compiled = BulkDealer(war, seed="war kernels", engine="compiled").deal(3000)
-        assert compiled == BulkDealer(war, seed="war kernels", engine="numpy").deal(3000)
+    # the compiled kernels and the plain-Python rule: the same piles and the same orders
+    assert BulkDealer(lay, seed="prefix v2", engine="python").deal(5000) == whole
+    war = make_layout("war")
+    compiled = BulkDealer(war, seed="war kernels", engine="compiled").deal(3000)
+    assert compiled == BulkDealer(war, seed="war kernels", engine="python").deal(3000)
     assert whole.stack("stock").shape == (5000, 39)
     # the same piles as croupier-bulk/1 deals for the layout without stacks
     sets = BulkDealer(lay.without_stacks(), seed="prefix v2").deal(5000)

@@ -21,7 +21,6 @@ lengths, ranks held) are computed from it without a Python loop per deal.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeAlias, overload
@@ -29,6 +28,8 @@ from typing import TypeAlias, overload
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core import bulk_kernels
+from croupier._core.engines import Engine, resolve
 from croupier.cards import Card, Rank, Suit
 from croupier.dealing.deal import Deal
 from croupier.dealing.layout import Layout
@@ -42,6 +43,8 @@ __all__ = [
     "DealArray",
     "DealArrayError",
     "bulk_algorithm",
+    "pile_masks",
+    "pile_masks_reference",
 ]
 
 BULK_ALGORITHM_ID = "croupier-bulk/1"
@@ -79,7 +82,6 @@ SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The suit axis of :meth:`DealArray.suit_lengths` and :meth:`DealArray.ranks_held`: S H D C."""
 
 _MAX_PILES = 255
-_COMPILED_ROWS = 16384  # from this many rows on, bitmasks come from the compiled kernel if any
 _SHOWN_DEALS = 5  # deals a notebook shows of a deal array
 
 
@@ -87,13 +89,41 @@ class DealArrayError(CroupierError):
     """A deal array that does not fit its layout (shape, pile indices or pile sizes)."""
 
 
-def _compiled() -> bool:
-    """Whether the compiled bitmask kernel is at hand: numba installed and already loaded
-    (by a long run).  Loading it takes the better part of a second, far more than numpy
-    takes for the bitmasks of a batch, so it is not loaded for them alone."""
-    from croupier.bulk.unrank import compiled_available
+def pile_masks_reference(owners: Sequence[int], count: int) -> list[int]:
+    """One deal's card bitmask of each of ``count`` piles from its owners (plain Python):
+    bit ``c`` of mask ``p`` is set when card ``c`` is in pile ``p``.
 
-    return "numba" in sys.modules and compiled_available()
+    >>> [bin(m) for m in pile_masks_reference([1, 0, 1, 2], 3)]
+    ['0b10', '0b101', '0b1000']
+    """
+    masks = [0] * count
+    for card, owner in enumerate(owners):
+        if owner < count:
+            masks[owner] |= 1 << card
+    return masks
+
+
+def pile_masks(
+    piles: npt.NDArray[np.uint8], count: int, engine: Engine = "auto"
+) -> npt.NDArray[np.uint64]:
+    """Every pile's card bitmask, ``(n, count)``, from a deal array's piles (deck <= 64).
+
+    The compiled kernel (``croupier._core.bulk_kernels.pile_masks``) runs it;
+    ``engine="python"`` runs :func:`pile_masks_reference` row by row.
+
+    >>> pile_masks(np.array([[1, 0, 1, 2]], np.uint8), 3).tolist()
+    [[2, 5, 8]]
+    """
+    table = np.ascontiguousarray(piles, dtype=np.uint8)
+    if table.ndim != 2 or table.shape[1] > MASK_CARDS:
+        raise DealArrayError(f"pile masks need (n, deck) piles of at most {MASK_CARDS} cards")
+    n = table.shape[0]
+    if resolve(engine) == "python":
+        rows = [pile_masks_reference(r, count) for r in table.tolist()]
+        return np.array(rows, np.uint64).reshape(n, count)
+    out = np.empty((n, count), np.uint64)
+    bulk_kernels.pile_masks(table, out, 0, n)
+    return out
 
 
 def _suit_index(layout: Layout) -> npt.NDArray[np.intp]:
@@ -489,22 +519,12 @@ class DealArray:
                 )
             if not 0 <= pile < len(self.layout.piles):
                 raise DealArrayError(f"pile={pile} is not 0..{len(self.layout.piles) - 1}")
-            if len(self) >= _COMPILED_ROWS and _compiled():
-                from croupier.bulk._numba import masks_compiled
-
-                every = masks_compiled(self.piles, len(self.layout.piles))
-                for p in range(every.shape[1]):
-                    column = np.ascontiguousarray(every[:, p])
+            every = pile_masks(self.piles, len(self.layout.piles)).T  # all in one pass
+            for p in range(every.shape[0]):
+                if p not in self._masks:
+                    column = np.ascontiguousarray(every[p])
                     column.flags.writeable = False
                     self._masks[p] = column
-                return self._masks[pile]
-            octets = np.zeros((len(self), 8), np.uint8)
-            octets[:, : (deck + 7) // 8] = np.packbits(
-                self.piles == pile, axis=1, bitorder="little"
-            )
-            mask = octets.view("<u8").reshape(len(self)).astype(np.uint64)
-            mask.flags.writeable = False
-            self._masks[pile] = mask
         return self._masks[pile]
 
     def pile_ranks(self, pile: int) -> npt.NDArray[np.uint16]:

@@ -35,10 +35,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from croupier._core.engines import Engine
 from croupier.bounded_read import read_limited
 from croupier.bulk.array import bulk_algorithm
 from croupier.bulk.generate import DEFAULT_BATCH, BulkDealer
-from croupier.bulk.unrank import Kernel
 from croupier.bulk.writers import open_writer
 from croupier.cluster import chunk_count, in_order, task_slots
 from croupier.dealing.layout import Layout
@@ -105,7 +105,7 @@ class FileJob:
     count: int
     chunk: int = DEFAULT_FILE_CHUNK
     label: str | None = None
-    engine: Kernel = "auto"
+    engine: Engine = "auto"
     fields: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

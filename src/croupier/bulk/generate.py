@@ -26,13 +26,17 @@ True
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 import croupier.randomness.source as _source_module
+from croupier._core import bulk_kernels
+from croupier._core.engines import Engine, resolve
 from croupier.bulk.array import (
     BULK_ALGORITHM_ID,
     BULK_STACKS_ALGORITHM_ID,
@@ -41,30 +45,31 @@ from croupier.bulk.array import (
     bulk_algorithm,
     card_dtype,
 )
-from croupier.bulk.digits import DigitPlan, accepted_digits, digit_plan
-from croupier.bulk.stacks import (
-    STACK_STREAM,
-    StackPlan,
-    apply_offsets,
-    grouped_cards,
-    order_row,
-    stack_offsets,
-    stack_plan,
+from croupier.bulk.digits import (
+    DigitPlan,
+    accepted_digits,
+    digit_plan,
+    digits_and_rejections,
+    kernel_plan,
 )
-from croupier.bulk.unrank import Kernel, tables_fit, unrank_with_masks, use_compiled
+from croupier.bulk.stacks import STACK_STREAM, StackPlan, order_into, stack_plan
+from croupier.bulk.unrank import tables_fit, unrank_into
 from croupier.dealing.layout import Layout, make_layout
 from croupier.errors import CroupierError
 from croupier.randomness.bulk_stream import ROWS_PER_BLOCK, BulkStream
 from croupier.randomness.seeded import Seed
 from croupier.randomness.source import ForkAware
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor  # imported when threads are first used
+
 __all__ = [
     "BULK_ALGORITHM_ID",
     "BULK_STACKS_ALGORITHM_ID",
-    "COMPILED_FROM",
     "DEFAULT_BATCH",
     "MAX_ARRAY_BYTES",
     "MAX_DEALS",
+    "PARALLEL_FROM",
     "BulkDealer",
     "deal_array",
     "retry_group",
@@ -82,77 +87,47 @@ DEFAULT_BATCH = 65_536
 files, simulations, ``croupier deal`` and ``croupier dealer``): 3.4 MB of bridge deals."""
 
 _RETRY_CHUNK = 256
-_GROUP_BLOCKS = 16  # blocks dealt together (65,536 deals): vectorised work per call
+_GROUP_BLOCKS = 16  # blocks dealt together (65,536 deals): the work of one kernel call
 _MAX_THREADS = 256
-COMPILED_FROM = 2_000_000
-"""``engine="auto"``: the deals one call must ask for before the compiled kernel is loaded.
-
-Loading it costs about a second once per process (numba's start-up); after
-that, ``auto`` uses it for every call.  Both engines give the same deals.
-"""
-_WARM = threading.Event()  # set once the compiled kernel has run in this process
+PARALLEL_FROM = 2 * _GROUP_BLOCKS * ROWS_PER_BLOCK
+"""``threads=None`` (the default): calls of this many deals or more are dealt by two threads
+when the process may use two cores (the same deals; shorter calls gain nothing)."""
 
 
-class _Blocks:
-    """Consecutive blocks of the stream, dealt: their rows and the bits each used.
+def _cores() -> int:
+    """How many cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
 
-    Blocks dealt in Python integers keep their deal ``numbers`` and unrank a
-    row only when it is asked for (:meth:`ensure`): such deals are slow to make.
-    """
 
-    __slots__ = (
-        "bits",
-        "first",
-        "masks",
-        "numbers",
-        "offsets",
-        "piles",
-        "plan",
-        "sizes",
-        "stacks",
-        "unranked",
-    )
+class _Pools:
+    """The worker threads of bulk dealing, kept for the process (made again after a fork)."""
 
-    def __init__(
-        self,
-        first: int,
-        piles: npt.NDArray[np.uint8],
-        bits: npt.NDArray[np.uint32],
-        numbers: list[int] | None = None,
-        sizes: tuple[int, ...] = (),
-        masks: npt.NDArray[np.uint64] | None = None,
-    ) -> None:
-        self.first = first
-        self.piles = piles
-        self.bits = bits
-        self.masks = masks
-        self.numbers = numbers
-        self.sizes = sizes
-        self.unranked = None if numbers is None else np.zeros(len(numbers), bool)
-        self.stacks: dict[int, StackArray] = {}
-        self.offsets: npt.NDArray[np.uint16] | None = None  # stacks of rows unranked later
-        self.plan: StackPlan | None = None
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pools: dict[int, Executor] = {}
 
-    def ensure(self, lo: int, hi: int) -> None:
-        """Unrank rows ``lo .. hi - 1`` (offsets in these blocks) not unranked yet."""
-        if self.numbers is None or self.unranked is None:
-            return
-        from croupier.ranking.partitions import subsets_unrank
+    def get(self, workers: int) -> Executor:
+        with self.lock:
+            pool = self.pools.get(workers)
+            if pool is None:
+                from concurrent.futures import ThreadPoolExecutor  # not in a short run's start-up
 
-        for i in range(lo, hi):
-            if not self.unranked[i]:
-                self.piles[i] = subsets_unrank(self.numbers[i], self.sizes, "lex")
-                if self.offsets is not None and self.plan is not None:
-                    owners = self.piles[i].tolist()
-                    rows = order_row(owners, self.offsets[i].tolist(), self.plan)
-                    for (pile, _), cards in zip(self.plan.stacks, rows, strict=True):
-                        self.stacks[pile][i] = cards
-                self.unranked[i] = True
+                pool = ThreadPoolExecutor(workers, thread_name_prefix="croupier-bulk")
+                self.pools[workers] = pool
+            return pool
 
-    @property
-    def stop(self) -> int:
-        """The index of the first deal after these blocks."""
-        return self.first * ROWS_PER_BLOCK + int(self.piles.shape[0])
+    def forget(self) -> None:
+        """In a forked child: the parent's threads are gone, so are their pools."""
+        self.lock = threading.Lock()
+        self.pools = {}
+
+
+_POOLS = _Pools()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_POOLS.forget)
 
 
 def _retry(
@@ -169,6 +144,19 @@ def _retry(
     Usually every redraw is accepted at once; that case is read in one go.
     """
     rows, piles = np.nonzero(rejected)
+    _retry_rows(stream, block, plan, digits, rows, piles, bits)
+
+
+def _retry_rows(
+    stream: BulkStream,
+    block: int,
+    plan: DigitPlan,
+    digits: npt.NDArray[np.uint64] | npt.NDArray[np.object_],
+    rows: npt.NDArray[np.intp],
+    piles: npt.NDArray[np.intp],
+    bits: npt.NDArray[np.uint32],
+) -> None:
+    """:func:`_retry` of the rejected digits listed by row (ascending) and pile."""
     if rows.size == 0:
         return
     widths = [plan.widths[p] for p in piles.tolist()]
@@ -214,52 +202,65 @@ def retry_group(
     pile and one column per deal, ``rejected`` and ``bits`` one row per deal.
     Every rejected digit is redrawn from its block's retry stream, as
     ``croupier-bulk/1`` specifies, and the bits read are added to its deal's
-    count (smart stacking redraws its own digits with it too).
-    Nearly always every redraw is accepted at its first try; then each
-    rejected digit's bytes sit at a known place of its block's retry stream,
-    read all together.  A block where a redraw is rejected again is redone
-    one digit at a time by :func:`_retry`.
+    count (smart stacking redraws its own digits with it too).  The compiled
+    kernel (``croupier._core.bulk_kernels.redraw``) does what :func:`_retry`, the
+    rule in plain Python, does block by block.
     """
-    rows, piles = np.nonzero(rejected)
-    if rows.size == 0:
+    where = np.flatnonzero(np.ascontiguousarray(rejected, dtype=bool))
+    _redraw(stream, first, plan, digits, where, bits)
+
+
+def _retry_bytes(plan: DigitPlan) -> int:
+    """The retry bytes fetched at first for a block: twice what its redraws read on
+    average, and some more (a block that needs more fetches more)."""
+    mean = 0.0
+    for w, limit in zip(plan.widths, plan.limits, strict=True):
+        rate = 1 - limit / (1 << (8 * w))
+        mean += ROWS_PER_BLOCK * rate / (1 - rate) * w if rate < 1 else 0
+    return int(2 * mean) + 32 * max(plan.widths, default=0) + 64
+
+
+def _redraw(
+    stream: BulkStream,
+    first: int,
+    plan: DigitPlan,
+    digits: npt.NDArray[np.uint64],
+    where: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.uint32],
+) -> None:
+    """Redraw the rejected digits ``where`` lists (``deal * piles + pile``, ascending), from
+    the retry streams of the blocks from ``first`` on, by the compiled kernel."""
+    if where.size == 0:
         return
-    blocks = rows // ROWS_PER_BLOCK
-    widths = np.array(plan.widths, np.int64)[piles]
-    before = np.cumsum(widths) - widths
-    starts = np.r_[True, blocks[1:] != blocks[:-1]]
-    offset = before - np.maximum.accumulate(np.where(starts, before, 0))
-    ends = np.r_[starts[1:], True]
-    chunks, base = [], {}
-    size = 0
-    for b, need in zip(blocks[ends].tolist(), (offset + widths)[ends].tolist(), strict=True):
-        base[b] = size
-        chunks.append(stream.retry(first + b, need))
-        size += need
-    data = np.frombuffer(b"".join(chunks) + bytes(8), np.uint8)
-    where = np.array([base[b] for b in blocks.tolist()], np.int64) + offset
-    lead = 8 - widths
-    columns = np.arange(8)
-    index = where[:, None] + columns[None, :] - lead[:, None]
-    octets = np.where(columns[None, :] >= lead[:, None], data[np.maximum(index, 0)], 0)
-    values = np.ascontiguousarray(octets.astype(np.uint8)).view(">u8").reshape(-1).astype(np.uint64)
-    limits = np.array([min(lim, (1 << 64) - 1) for lim in plan.limits], np.uint64)[piles]
-    wide = np.array([lim >= 1 << 64 for lim in plan.limits])[piles]
-    ok = (values < limits) | wide
-    # the distinct blocks to redo; ``blocks`` ascends (np.nonzero goes row by row), and
-    # np.unique would import numpy.ma (tens of milliseconds of a short run's start-up)
-    bad = blocks[~ok]
-    again = bad[np.r_[True, bad[1:] != bad[:-1]]] if bad.size else bad
-    keep = ~np.isin(blocks, again)
-    ranges = np.array(plan.ranges, np.uint64)[piles]
-    digits[piles[keep], rows[keep]] = values[keep] % ranges[keep]
-    np.add.at(bits, rows[keep], (8 * widths[keep]).astype(np.uint32))
-    for b in again.tolist():
-        part = slice(b * ROWS_PER_BLOCK, (b + 1) * ROWS_PER_BLOCK)
-        _retry(stream, first + b, plan, digits[:, part], rejected[part], bits[part])
+    piles = len(plan.sizes)
+    blocks = -(-bits.shape[0] // ROWS_PER_BLOCK)
+    lengths = [0] * blocks
+    of_block = where // (piles * ROWS_PER_BLOCK)  # ascending, as ``where``
+    for b in of_block[np.r_[True, of_block[1:] != of_block[:-1]]].tolist():
+        lengths[b] = _retry_bytes(plan)
+    widths, _, ranges, limits = kernel_plan(plan)
+    todo = np.ascontiguousarray(where, dtype=np.int64)
+    while True:
+        chunks = [stream.retry(first + b, n) if n else b"" for b, n in enumerate(lengths)]
+        retry = np.frombuffer(b"".join(chunks), np.uint8)
+        at = np.zeros(blocks + 1, np.int64)
+        np.cumsum(lengths, out=at[1:])
+        short = bulk_kernels.redraw(
+            todo, widths, ranges, limits, digits, bits, retry, at, ROWS_PER_BLOCK
+        )
+        if short < 0:
+            return
+        lengths[short] *= 4  # that block's redraws were rejected again and again
+        todo = todo[todo // (piles * ROWS_PER_BLOCK) >= short]
 
 
 def _stack_digits(
-    stream: BulkStream, first: int, count: int, plan: StackPlan, bits: npt.NDArray[np.uint32]
+    stream: BulkStream,
+    first: int,
+    count: int,
+    plan: StackPlan,
+    bits: npt.NDArray[np.uint32],
+    engine: Engine = "auto",
 ) -> npt.NDArray[np.uint64]:
     """The stack digits ``(chunks, n)`` of every deal of ``count`` blocks from block ``first``
     on (``stream``: the stacks' own stream); the bits read are added to ``bits``."""
@@ -268,99 +269,13 @@ def _stack_digits(
     data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * digits.row_bytes) for b in range(count))
     rows = np.frombuffer(data, np.uint8).reshape(n, digits.row_bytes)
     bits += np.uint32(8 * digits.row_bytes)
-    values, rejected = accepted_digits(rows, digits)
-    retry_group(stream, first, digits, values, rejected, bits)
+    if resolve(engine) == "python":
+        values, rejected = accepted_digits(rows, digits, engine)
+        retry_group(stream, first, digits, values, rejected, bits)
+        return values
+    values, where = digits_and_rejections(rows, digits)
+    _redraw(stream, first, digits, values, where, bits)
     return values
-
-
-def _order_stacks(
-    blocks: _Blocks,
-    layout: Layout,
-    plan: StackPlan,
-    digits: npt.NDArray[np.uint64],
-    compiled: bool = False,
-) -> None:
-    """Put the stacks of ``blocks`` in the order their chunk ``digits`` name (owners known);
-    ``compiled``: by the compiled kernel (the same orders)."""
-    grouped = grouped_cards(blocks.piles, len(layout.piles))
-    starts = np.cumsum([0, *layout.sizes]).tolist()
-    dtype = card_dtype(layout)
-    sizes = [k for _, k in plan.stacks]
-    cards = np.concatenate(
-        [grouped[:, starts[pile] : starts[pile] + k] for pile, k in plan.stacks], axis=1
-    ).astype(dtype)
-    if compiled:
-        from croupier.bulk._numba import stacks_compiled
-
-        ordered = stacks_compiled(cards, digits, plan.chunks, sizes)
-    else:
-        offsets = stack_offsets(digits, plan)
-        parts, at, used = [], 0, 0
-        for k in sizes:
-            parts.append(apply_offsets(cards[:, at : at + k], offsets[:, used : used + k - 1]))
-            at += k
-            used += k - 1
-        ordered = np.concatenate(parts, axis=1)
-    at = 0
-    for pile, k in plan.stacks:
-        blocks.stacks[pile] = np.ascontiguousarray(ordered[:, at : at + k])
-        at += k
-
-
-def _deal_blocks(
-    stream: BulkStream,
-    first: int,
-    count: int,
-    layout: Layout,
-    plan: DigitPlan,
-    engine: Kernel,
-    stacks: tuple[BulkStream, StackPlan] | None = None,
-) -> _Blocks:
-    """All deals of ``count`` blocks from block ``first`` on (``stacks``: the stacks' stream
-    and plan, for a layout with stacks)."""
-    blocks = _deal_piles(stream, first, count, layout, plan, engine)
-    if stacks is not None:
-        stack_stream, splan = stacks
-        digits = _stack_digits(stack_stream, first, count, splan, blocks.bits)
-        if blocks.numbers is None:
-            compiled = engine != "numpy" and use_compiled(engine, layout.sizes)
-            _order_stacks(blocks, layout, splan, digits, compiled)
-        else:  # ordered as the rows are unranked (ensure)
-            n = digits.shape[1]
-            dtype = card_dtype(layout)
-            blocks.stacks = {pile: np.zeros((n, k), dtype) for pile, k in splan.stacks}
-            blocks.offsets, blocks.plan = stack_offsets(digits, splan), splan
-    return blocks
-
-
-def _deal_piles(
-    stream: BulkStream, first: int, count: int, layout: Layout, plan: DigitPlan, engine: Kernel
-) -> _Blocks:
-    """The piles of every deal of ``count`` blocks from block ``first`` on."""
-    n = count * ROWS_PER_BLOCK
-    data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * plan.row_bytes) for b in range(count))
-    rows = np.frombuffer(data, np.uint8).reshape(n, plan.row_bytes)
-    bits = np.full(n, 8 * plan.row_bytes, np.uint32)
-    if plan.machine_sized and tables_fit(layout.sizes):
-        if use_compiled(engine, layout.sizes):
-            from croupier.bulk._numba import digits_compiled
-
-            digits, rejected = digits_compiled(rows, plan)
-        else:
-            digits, rejected = accepted_digits(rows, plan)
-        retry_group(stream, first, plan, digits, rejected, bits)
-        piles, masks = unrank_with_masks(digits, layout.sizes, engine)
-        if engine != "numpy" and use_compiled(engine, layout.sizes):
-            _WARM.set()
-        return _Blocks(first, piles, bits, masks=masks)
-    else:
-        numbers: list[int] = []
-        for b in range(count):
-            part = slice(b * ROWS_PER_BLOCK, (b + 1) * ROWS_PER_BLOCK)
-            numbers += _block_numbers(stream, first + b, plan, rows[part], bits[part])
-        piles = np.zeros((n, len(layout.deck)), np.uint8)
-        return _Blocks(first, piles, bits, numbers, layout.sizes)
-    return _Blocks(first, piles, bits)
 
 
 def _block_numbers(
@@ -391,20 +306,128 @@ def _block_numbers(
     return [plan.number([int(d[i]) for d in digits]) for i in range(n)]
 
 
+class _Group:
+    """Consecutive blocks of the stream, drawn: every deal's digits after the redraws (or its
+    number, in Python integers, for layouts beyond the kernels), its stack digits, and the
+    bits it used.  Unranking them into deals is left to :func:`_fill`."""
+
+    __slots__ = ("bits", "count", "digits", "first", "numbers", "stack_digits")
+
+    def __init__(
+        self,
+        first: int,
+        count: int,
+        bits: npt.NDArray[np.uint32],
+        digits: npt.NDArray[np.uint64] | None,
+        numbers: list[int] | None,
+        stack_digits: npt.NDArray[np.uint64] | None,
+    ) -> None:
+        self.first = first
+        self.count = count
+        self.bits = bits
+        self.digits = digits
+        self.numbers = numbers
+        self.stack_digits = stack_digits
+
+
+def _machine(layout: Layout, plan: DigitPlan) -> bool:
+    """Whether the kernels deal ``layout``: digits of at most 8 bytes and tables that fit."""
+    return plan.machine_sized and tables_fit(layout.sizes)
+
+
+def _draw(
+    stream: BulkStream,
+    first: int,
+    count: int,
+    layout: Layout,
+    plan: DigitPlan,
+    stacks: tuple[BulkStream, StackPlan] | None,
+    engine: Engine,
+) -> _Group:
+    """The digits of every deal of ``count`` blocks from block ``first`` on (``stacks``: the
+    stacks' stream and plan, for a layout with stacks)."""
+    n = count * ROWS_PER_BLOCK
+    data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * plan.row_bytes) for b in range(count))
+    rows = np.frombuffer(data, np.uint8).reshape(n, plan.row_bytes)
+    bits = np.full(n, 8 * plan.row_bytes, np.uint32)
+    digits = None
+    numbers: list[int] | None = None
+    if _machine(layout, plan):
+        if resolve(engine) == "python":
+            digits, rejected = accepted_digits(rows, plan, engine)
+            retry_group(stream, first, plan, digits, rejected, bits)
+        else:
+            digits, where = digits_and_rejections(rows, plan)
+            _redraw(stream, first, plan, digits, where, bits)
+    else:
+        numbers = []
+        for b in range(count):
+            part = slice(b * ROWS_PER_BLOCK, (b + 1) * ROWS_PER_BLOCK)
+            numbers += _block_numbers(stream, first + b, plan, rows[part], bits[part])
+    stack_digits = None
+    if stacks is not None:
+        stack_stream, splan = stacks
+        stack_digits = _stack_digits(stack_stream, first, count, splan, bits, engine)
+    return _Group(first, count, bits, digits, numbers, stack_digits)
+
+
+class _Output:
+    """The arrays one call of :meth:`BulkDealer.rows` fills, a part per group of blocks."""
+
+    __slots__ = ("bits", "masks", "piles", "stacks")
+
+    def __init__(self, layout: Layout, n: int, machine: bool, splan: StackPlan | None) -> None:
+        deck = len(layout.deck)
+        self.piles = np.empty((n, deck), np.uint8)
+        self.bits = np.empty(n, np.uint32)
+        self.masks = np.empty((len(layout.piles), n), np.uint64) if machine and deck <= 64 else None
+        width = 0 if splan is None else sum(k for _, k in splan.stacks)
+        self.stacks = np.empty((n, width), card_dtype(layout))
+
+
+def _fill(
+    group: _Group,
+    lo: int,
+    hi: int,
+    dest: int,
+    layout: Layout,
+    splan: StackPlan | None,
+    out: _Output,
+    engine: Engine,
+) -> None:
+    """Deals ``lo .. hi - 1`` of ``group`` (counted from its first deal) into rows ``dest ..``
+    of ``out``; the compiled kernels run without the interpreter lock."""
+    m = hi - lo
+    out.bits[dest : dest + m] = group.bits[lo:hi]
+    sizes = layout.sizes
+    if group.digits is not None:
+        unrank_into(group.digits, sizes, out.piles, out.masks, lo, hi, dest, engine)
+    elif group.numbers is not None:
+        from croupier.ranking.partitions import subsets_unrank
+
+        for i in range(lo, hi):
+            out.piles[dest + i - lo] = subsets_unrank(group.numbers[i], sizes, "lex")
+    if splan is not None and group.stack_digits is not None:
+        rows = out.piles[dest : dest + m]
+        order_into(rows, sizes, group.stack_digits[:, lo:hi], splan, out.stacks, dest, engine)
+
+
 class BulkDealer(ForkAware):
     """Deals of one layout from one ``croupier-bulk/1`` stream, in order, as deal arrays.
 
     ``seed`` makes the stream reproducible (only as secret as the seed);
     without it the key comes from the OS CSPRNG.  :meth:`deal` returns the
-    next deals; :meth:`rows` any range by index.  ``engine`` picks the
-    unranking code (``"compiled"`` needs the ``fast`` extra; ``"auto"`` uses it
-    when installed, from :data:`COMPILED_FROM` deals a call or once it is
-    loaded); ``threads`` deals groups of 65,536 deals in parallel.
-    Neither changes a single deal.  Thread-safe, and fork-safe: without a
-    seed, a forked child deals from a fresh key (the stream re-keys itself and
-    the dealer forgets the deals it keeps from the parent's key); with one,
-    parent and child continue the same stream.  A layout with stacks is dealt
-    by ``croupier-bulk/2``: the same piles, and every stack's order.
+    next deals; :meth:`rows` any range by index.  ``engine`` picks the code
+    (:func:`croupier._core.engines.resolve`: ``"auto"`` and ``"compiled"`` the
+    compiled core, ``"python"`` the plain-Python specification, slow);
+    ``threads`` how many threads deal the groups of 65,536 deals of one call
+    (``None``: two for calls of :data:`PARALLEL_FROM` deals or more, when the
+    process may use two cores; else one).  Neither changes a single deal.
+    Thread-safe, and fork-safe: without a seed, a forked child deals from a
+    fresh key (the stream re-keys itself and the dealer forgets the digits it
+    keeps from the parent's key); with one, parent and child continue the same
+    stream.  A layout with stacks is dealt by ``croupier-bulk/2``: the same
+    piles, and every stack's order.
 
     >>> from croupier.dealing.layout import make_layout
     >>> d = BulkDealer(make_layout("holdem", players=6), seed="table 1")
@@ -413,6 +436,9 @@ class BulkDealer(ForkAware):
     True
     >>> d.describe()
     'croupier-bulk/2, seeded stream'
+    >>> BulkDealer("bridge", seed="x", engine="python").deal(3) == BulkDealer(
+    ...     "bridge", seed="x").deal(3)
+    True
     """
 
     def __init__(
@@ -422,13 +448,16 @@ class BulkDealer(ForkAware):
         seed: Seed | None = None,
         stream: BulkStream | None = None,
         start: int = 0,
-        engine: Kernel = "auto",
-        threads: int = 1,
+        engine: Engine = "auto",
+        threads: int | None = None,
     ) -> None:
         if seed is not None and stream is not None:
             raise CroupierError("give seed= or stream=, not both")
         if not isinstance(layout, str | Layout):
             raise CroupierError(f"layout= is a game name or a Layout, not {type(layout).__name__}")
+        resolve(engine)  # refuses anything but auto, compiled and python
+        if threads is not None and not 1 <= threads <= _MAX_THREADS:
+            raise CroupierError(f"threads={threads} must be 1..{_MAX_THREADS}")
         self.layout = make_layout(layout) if isinstance(layout, str) else layout
         if stream is None:
             stream = BulkStream.from_os() if seed is None else BulkStream.seeded(seed)
@@ -443,18 +472,14 @@ class BulkDealer(ForkAware):
         self.position = start
         self.deals = 0
         self.bits_used = 0
-        self.engine: Kernel = engine
-        if engine == "compiled":
-            use_compiled(engine, self.layout.sizes)  # refuses sizes the kernel cannot pack
-        if not 1 <= threads <= _MAX_THREADS:
-            raise CroupierError(f"threads={threads} must be 1..{_MAX_THREADS}")
+        self.engine: Engine = engine
         self.threads = threads
         self._lock = threading.Lock()
-        self._cache: _Blocks | None = None
+        self._cache: _Group | None = None
         self._fork_seen = _source_module.fork_generation
 
     def _after_fork(self) -> None:
-        """In a forked child: a fresh lock, and forget the deals made with the parent's key."""
+        """In a forked child: a fresh lock, and forget the digits drawn with the parent's key."""
         self._lock = threading.Lock()
         self._cache = None
 
@@ -462,46 +487,68 @@ class BulkDealer(ForkAware):
         """The algorithm and the kind of stream, for notes and file headers."""
         return f"{self.algorithm}, {self.stream.label} stream"
 
-    def _groups(self, start: int, stop: int) -> list[_Blocks]:
-        """Dealt groups of blocks covering deals ``start .. stop - 1`` (the last one is cached)."""
+    def _jobs(self, start: int, stop: int) -> list[tuple[_Group | None, int, int, int, int, int]]:
+        """The groups of blocks covering deals ``start .. stop - 1``: each as (the cached group
+        or ``None``, first block, blocks, first and stop deal within it, row of the output)."""
         cached = self._cache
-        groups: list[_Blocks] = []
-        todo: list[tuple[int, int]] = []
+        jobs: list[tuple[_Group | None, int, int, int, int, int]] = []
         block = start // ROWS_PER_BLOCK
         last = (stop - 1) // ROWS_PER_BLOCK
         while block <= last:
-            done = cached is not None and cached.first <= block
-            if done and cached is not None and block * ROWS_PER_BLOCK < cached.stop:
-                todo.append((-1, 0))
-                block = cached.stop // ROWS_PER_BLOCK
-                continue
-            count = min(_GROUP_BLOCKS, last - block + 1)
-            todo.append((block, count))
-            block += count
+            group: _Group | None = None
+            if cached is not None and cached.first <= block < cached.first + cached.count:
+                group, first, count = cached, cached.first, cached.count
+            else:
+                first, count = block, min(_GROUP_BLOCKS, last - block + 1)
+                if cached is not None and first < cached.first < first + count:
+                    count = cached.first - first  # up to the cached group
+            low = first * ROWS_PER_BLOCK
+            high = low + count * ROWS_PER_BLOCK
+            lo, hi = max(start, low) - low, min(stop, high) - low
+            jobs.append((group, first, count, lo, hi, max(start, low) - start))
+            block = first + count
+        return jobs
 
-        engine = self.engine
-        if engine == "auto" and not _WARM.is_set() and stop - start < COMPILED_FROM:
-            engine = "numpy"  # not worth loading the compiled kernel (the same deals either way)
+    def _threads(self, deals: int, jobs: int) -> int:
+        """How many threads deal ``jobs`` groups of ``deals`` deals in all."""
+        if self.threads is not None:
+            wanted = self.threads
+        else:
+            wanted = 2 if deals >= PARALLEL_FROM and _cores() >= 2 else 1
+        return max(1, min(wanted, jobs))
 
+    def _deal_into(self, start: int, stop: int, out: _Output) -> None:
+        """Deals ``start .. stop - 1`` into ``out``: the groups shared by the threads."""
+        jobs = self._jobs(start, stop)
         stacks = None
         if self.stack_plan is not None:
             stacks = (self.stream.derive(STACK_STREAM), self.stack_plan)
+        engine, layout, splan = self.engine, self.layout, self.stack_plan
+        groups: list[_Group | None] = [None] * len(jobs)
+        todo = iter(range(len(jobs)))  # taken by every thread in turn (next() holds the GIL)
 
-        def deal(job: tuple[int, int]) -> _Blocks:
-            if job[0] < 0 and cached is not None:
-                return cached
-            return _deal_blocks(self.stream, job[0], job[1], self.layout, self.plan, engine, stacks)
+        def work() -> None:
+            for index in todo:
+                group, first, count, lo, hi, dest = jobs[index]
+                if group is None:
+                    group = _draw(self.stream, first, count, layout, self.plan, stacks, engine)
+                groups[index] = group
+                _fill(group, lo, hi, dest, layout, splan, out, engine)
 
-        if self.threads > 1 and len(todo) > 1:
-            from concurrent.futures import ThreadPoolExecutor  # not in a short run's start-up
-
-            with ThreadPoolExecutor(self.threads) as pool:
-                groups = list(pool.map(deal, todo))
+        threads = self._threads(stop - start, len(jobs))
+        if threads > 1:
+            pool = _POOLS.get(threads - 1)
+            helpers = [pool.submit(work) for _ in range(threads - 1)]
+            try:
+                work()
+            finally:
+                for _ in todo:  # interrupted: leave the helpers nothing more to start
+                    pass
+                for helper in helpers:
+                    helper.result()
         else:
-            groups = [deal(job) for job in todo]
-        if groups:
-            self._cache = groups[-1]
-        return groups
+            work()
+        self._cache = groups[-1] if groups else self._cache
 
     def rows(self, start: int, stop: int) -> DealArray:
         """Deals ``start`` to ``stop - 1`` of the stream (does not move :attr:`position`)."""
@@ -512,34 +559,18 @@ class BulkDealer(ForkAware):
         self._check_size(stop - start)
         if self._fork_seen != _source_module.fork_generation:
             self._check_fork()
-        parts: list[npt.NDArray[np.uint8]] = []
-        bits: list[npt.NDArray[np.uint32]] = []
-        masks: list[npt.NDArray[np.uint64] | None] = []
-        stacks: dict[int, list[StackArray]] = {p: [] for p in self.layout.stack_piles}
-        with self._lock:
-            groups = self._groups(start, stop) if stop > start else []
-        for dealt in groups:
-            offset = dealt.first * ROWS_PER_BLOCK
-            lo, hi = max(start, offset), min(stop, dealt.stop)
+        n = stop - start
+        out = _Output(self.layout, n, _machine(self.layout, self.plan), self.stack_plan)
+        if n:
             with self._lock:
-                dealt.ensure(lo - offset, hi - offset)
-            parts.append(dealt.piles[lo - offset : hi - offset])
-            bits.append(dealt.bits[lo - offset : hi - offset])
-            masks.append(None if dealt.masks is None else dealt.masks[:, lo - offset : hi - offset])
-            for p, taken in stacks.items():
-                taken.append(dealt.stacks[p][lo - offset : hi - offset])
-        if not parts:
-            empty = np.zeros((0, len(self.layout.deck)), np.uint8)
-            return DealArray(self.layout, empty, bits=np.zeros(0, np.uint32), check=False)
-        if len(parts) == 1:
-            first = {p: taken[0] for p, taken in stacks.items()}
-            return DealArray._dealt(self.layout, parts[0], bits[0], masks[0], first)
-        known = None
-        if all(m is not None for m in masks):
-            known = np.concatenate([m for m in masks if m is not None], axis=1)
-        joined = {p: np.concatenate(taken) for p, taken in stacks.items()}
-        piles = np.concatenate(parts)
-        return DealArray._dealt(self.layout, piles, np.concatenate(bits), known, joined)
+                self._deal_into(start, stop, out)
+        stacks: dict[int, StackArray] = {}
+        if self.stack_plan is not None:
+            at = 0
+            for pile, k in self.stack_plan.stacks:
+                stacks[pile] = out.stacks[:, at : at + k]
+                at += k
+        return DealArray._dealt(self.layout, out.piles, out.bits, out.masks, stacks)
 
     def _check_size(self, count: int) -> None:
         if count * len(self.layout.deck) > MAX_ARRAY_BYTES:

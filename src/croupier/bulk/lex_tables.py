@@ -1,4 +1,4 @@
-"""Threshold tables of lexicographic unranking, shared by the numpy and the compiled kernels.
+"""Threshold tables of lexicographic unranking, shared by the plain-Python rule and the kernels.
 
 Unranking pile by pile (:mod:`croupier.bulk.unrank`) compares each deal's digit with
 ``C(m, j - 1)``: the number of ``j - 1``-subsets of the ``m`` cards after the current
@@ -10,15 +10,17 @@ one.  These tables hold those numbers, built once per pile size and kept.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["pick_table", "skip_table"]
+__all__ = ["KernelTables", "kernel_tables", "pick_table"]
 
 _U64_MAX = (1 << 64) - 1
+_ROW = 16  # croupier._core.bulk_kernels.ROW: a row of the vector walk
 
 
 @lru_cache(maxsize=128)
@@ -40,23 +42,49 @@ def pick_table(r: int, k: int) -> npt.NDArray[np.uint64]:
     return table
 
 
-@lru_cache(maxsize=128)
-def skip_table(r: int, k: int) -> npt.NDArray[np.uint64]:
-    """:func:`pick_table` indexed by cards skipped so far: ``S[q, s] = T[q, k - q + s]``.
+@dataclass(frozen=True)
+class KernelTables:
+    """Every pile's :func:`pick_table` in one flat array, as the compiled kernels read them.
 
-    Out-of-range states hold 0 (nothing left to pick) or 2**64 - 1 (unreachable).
-
-    >>> skip_table(3, 1)[:, :3].tolist()
-    [[1, 18446744073709551615, 18446744073709551615], [0, 1, 18446744073709551615], [0, 0, 1]]
+    Pile ``p``'s threshold at card ``q`` with ``j`` cards still to pick is
+    ``tables[at[p] + q * stride[p] + j]``.  Rows hold 16 entries (the row of the
+    vector walk, :data:`croupier._core.bulk_kernels.ROW`) when the deck has at most
+    64 cards and every pile but the last at most 15; else ``k + 1``.
     """
-    picks = pick_table(r, k)
-    table = np.full((r, r + 1), _U64_MAX, np.uint64)
-    for q in range(r):
-        for s in range(q + 1):
-            j = k - q + s
-            if j <= 0:
-                table[q, s] = 0
-            elif j <= k and j <= r - q:
-                table[q, s] = picks[q, j]
-    table.flags.writeable = False
-    return table
+
+    tables: npt.NDArray[np.uint64]
+    at: npt.NDArray[np.int64]
+    stride: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+
+
+@lru_cache(maxsize=64)
+def kernel_tables(sizes: tuple[int, ...]) -> KernelTables:
+    """The :class:`KernelTables` of a layout's pile sizes (the last pile takes the rest).
+
+    >>> t = kernel_tables((2, 2, 2))
+    >>> t.at.tolist(), t.stride.tolist(), t.tables[t.at[1] + 3 * 16 : t.at[1] + 3 * 16 + 3].tolist()
+    ([0, 96, 160], [16, 16, 16], [0, 1, 0])
+    """
+    deck = sum(sizes)
+    row = _ROW if deck <= 64 and max(sizes[:-1], default=0) < _ROW else 0
+    parts, at, stride = [], [], []
+    offset, left = 0, deck
+    for k in sizes[:-1]:
+        width = row or k + 1
+        table = np.zeros((left, width), np.uint64)
+        table[:, : k + 1] = pick_table(left, k)
+        parts.append(table.reshape(-1))
+        at.append(offset)
+        stride.append(width)
+        offset += table.size
+        left -= k
+    at.append(offset)
+    stride.append(row or sizes[-1] + 1 if sizes else 1)
+    flat = np.concatenate([*parts, np.zeros(1, np.uint64)])
+    result = KernelTables(
+        flat, np.array(at, np.int64), np.array(stride, np.int64), np.array(sizes, np.int64)
+    )
+    for array in (result.tables, result.at, result.stride, result.sizes):
+        array.flags.writeable = False
+    return result

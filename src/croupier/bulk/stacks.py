@@ -22,8 +22,7 @@ radix.
 >>> plan = stack_plan(((4, 26), (5, 3)))
 >>> [len(c) for c in plan.chunks], plan.digits.row_bytes
 ([13, 14], 13)
->>> offsets = stack_offsets(np.array([[0], [5]], np.uint64), plan)
->>> offsets[0, -2:].tolist()
+>>> row_offsets([0, 5], plan)[-2:]
 [2, 1]
 """
 
@@ -36,6 +35,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core import bulk_kernels
+from croupier._core.engines import Engine, resolve
 from croupier.bulk.digits import DigitPlan, plan_for_ranges
 from croupier.ranking.stacks import order_radices
 
@@ -43,10 +44,11 @@ __all__ = [
     "CHUNK_BOUND",
     "STACK_STREAM",
     "StackPlan",
-    "apply_offsets",
     "grouped_cards",
+    "order_into",
+    "order_reference",
     "order_row",
-    "stack_offsets",
+    "row_offsets",
     "stack_plan",
 ]
 
@@ -96,42 +98,86 @@ def stack_plan(stacks: tuple[tuple[int, int], ...]) -> StackPlan:
     return StackPlan(tuple(stacks), tuple(chunks), digits)
 
 
-def stack_offsets(digits: npt.NDArray[np.uint64], plan: StackPlan) -> npt.NDArray[np.uint16]:
-    """Every deal's Fisher–Yates offsets ``(n, radices)`` from its chunk digits ``(chunks, n)``."""
-    n = digits.shape[1] if digits.ndim == 2 else 0
-    out = np.empty((n, plan.radices), np.uint16)
-    at = 0
-    for c, chunk in enumerate(plan.chunks):
-        value = digits[c].astype(np.uint64)
-        for t in range(len(chunk) - 1, -1, -1):
-            q = np.uint64(chunk[t])
-            out[:, at + t] = value % q
-            value //= q
-        at += len(chunk)
+def row_offsets(digits: Sequence[int], plan: StackPlan) -> list[int]:
+    """One deal's Fisher–Yates offsets from its chunk digits (plain Python, the rule).
+
+    Each chunk's digit is its offsets in mixed radix, the first most significant.
+
+    >>> row_offsets([5], stack_plan(((0, 3),)))
+    [2, 1]
+    """
+    out: list[int] = []
+    for chunk, digit in zip(plan.chunks, digits, strict=True):
+        value, part = int(digit), []
+        for q in reversed(chunk):
+            value, r = divmod(value, q)
+            part.append(r)
+        out += reversed(part)
     return out
 
 
-def apply_offsets(
-    cards: npt.NDArray[np.unsignedinteger], offsets: npt.NDArray[np.uint16]
-) -> npt.NDArray[np.unsignedinteger]:
-    """Stacks ``cards`` ``(n, k)`` (each row in deck order) swapped by ``offsets`` ``(n, k-1)``.
+def order_reference(
+    owners: Sequence[int], digits: Sequence[int], plan: StackPlan
+) -> list[list[int]]:
+    """One deal's stacks (deck positions, top first) from its owners and chunk digits: the
+    executable specification of the compiled kernel (``croupier._core.bulk_kernels.order_stacks``).
 
-    >>> apply_offsets(np.array([[7, 8, 9]], np.uint8), np.array([[2, 1]], np.uint16)).tolist()
-    [[9, 7, 8]]
+    >>> order_reference([1, 0, 1, 1], [5], stack_plan(((1, 3),)))
+    [[3, 0, 2]]
     """
-    n, k = cards.shape
-    a = np.ascontiguousarray(cards.T)  # (k, n): each position a contiguous row
-    flat = a.reshape(-1)
-    rows = np.arange(n, dtype=np.intp)
-    where = np.empty(n, np.intp)
-    for i in range(k - 1):
-        np.add(offsets[:, i], i, out=where, casting="unsafe")
-        where *= n
-        where += rows
-        top = a[i].copy()
-        a[i] = flat.take(where)
-        flat.put(where, top)
-    return np.ascontiguousarray(a.T)
+    return order_row(owners, row_offsets(digits, plan), plan)
+
+
+@lru_cache(maxsize=64)
+def _kernel_plan(
+    plan: StackPlan,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The radices, chunk sizes and stack sizes of a plan, as the kernel reads them."""
+    arrays = (
+        np.array([q for chunk in plan.chunks for q in chunk], np.int64),
+        np.array([len(c) for c in plan.chunks], np.int64),
+        np.array([k for _, k in plan.stacks], np.int64),
+    )
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
+
+
+def order_into(
+    piles: npt.NDArray[np.uint8],
+    sizes: Sequence[int],
+    digits: npt.NDArray[np.uint64],
+    plan: StackPlan,
+    out: npt.NDArray[np.unsignedinteger],
+    dest: int = 0,
+    engine: Engine = "auto",
+) -> None:
+    """Every deal's stacks in order, side by side in rows ``dest ..`` of ``out``.
+
+    ``piles`` ``(m, deck)`` holds the deals' owners (``sizes`` the layout's pile
+    sizes), ``digits`` ``(chunks, m)`` their chunk digits; each stack's cards are
+    taken in deck order and swapped into place.
+
+    >>> plan = stack_plan(((1, 3),))
+    >>> out = np.zeros((1, 3), np.uint8)
+    >>> order_into(np.array([[1, 0, 1, 1]], np.uint8), (1, 3), np.array([[5]], np.uint64),
+    ...            plan, out)
+    >>> out.tolist()
+    [[3, 0, 2]]
+    """
+    m = piles.shape[0]
+    if resolve(engine) == "python":
+        columns = digits.T.tolist() if digits.shape[0] else [[] for _ in range(m)]
+        for i, (owners, row) in enumerate(zip(piles.tolist(), columns, strict=True)):
+            out[dest + i] = [c for stack in order_reference(owners, row, plan) for c in stack]
+        return
+    grouped = grouped_cards(piles, len(sizes))
+    starts = np.cumsum([0, *sizes]).tolist()
+    cards = np.concatenate(
+        [grouped[:, starts[pile] : starts[pile] + k] for pile, k in plan.stacks], axis=1
+    ).astype(out.dtype)
+    chunk_digits = np.ascontiguousarray(digits, dtype=np.uint64)
+    bulk_kernels.order_stacks(cards, chunk_digits, *_kernel_plan(plan), out, 0, m, dest)
 
 
 def grouped_cards(piles: npt.NDArray[np.uint8], pile_count: int) -> npt.NDArray[np.unsignedinteger]:

@@ -1,4 +1,4 @@
-"""Digits to deals, vectorised: pile by pile, the lexicographic subset of the undealt cards.
+"""Digits to deals: pile by pile, the lexicographic subset of the undealt cards.
 
 Digit ``p`` (uniform below ``C(r_p, k_p)``) is the rank, in lexicographic
 order, of pile ``p``'s cards among the ``r_p`` cards still undealt, listed in
@@ -11,189 +11,82 @@ check it.
 Lexicographic unranking walks the undealt cards in order: with ``j`` cards
 still to pick and ``m`` cards after this one, the card is picked when the
 digit is below ``C(m, j - 1)``; otherwise ``C(m, j - 1)`` is subtracted.
-Each step runs over all deals at once.
+:func:`unrank_reference` is that rule for one deal in plain Python (the
+executable specification); the compiled core (``croupier._core.bulk_kernels``:
+``unrank_narrow`` for decks of at most 64 cards, which also gives every pile's
+card bitmask, ``unrank_wide`` for bigger decks) runs it over arrays of deals,
+with the same result.
 
->>> from croupier.bulk.digits import digit_plan
->>> sizes = (2, 2, 2)
+>>> unrank_reference([14, 5, 0], (2, 2, 2))
+[2, 2, 1, 1, 0, 0]
 >>> digits = [np.array([0, 14], np.uint64), np.array([0, 5], np.uint64), np.zeros(2, np.uint64)]
->>> unrank_digits(digits, sizes).tolist()
+>>> unrank_digits(digits, (2, 2, 2)).tolist()
 [[0, 0, 1, 1, 2, 2], [2, 2, 1, 1, 0, 0]]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from math import comb
-from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.bulk.lex_tables import pick_table, skip_table
+from croupier._core import bulk_kernels
+from croupier._core.engines import Engine, resolve
+from croupier.bulk.lex_tables import kernel_tables, pick_table
 from croupier.errors import CroupierError
 
 __all__ = [
+    "MASK_CARDS",
     "MAX_TABLE_ENTRIES",
     "Engine",
-    "Kernel",
-    "compiled_available",
-    "compiled_fits",
     "pick_table",
-    "skip_table",
     "tables_fit",
     "unrank_digits",
+    "unrank_into",
+    "unrank_reference",
     "unrank_with_masks",
-    "use_compiled",
 ]
 
-_MASK_CARDS = 64
-_COMPILED_CARDS = 1024
+MASK_CARDS = 64
+"""Decks up to this many cards are unranked through card bitmasks (one ``uint64`` a pile)."""
+
 MAX_TABLE_ENTRIES = 1 << 22
-"""The most threshold-table entries vectorised unranking builds for one layout."""
-_CHUNK = 32768  # deals unranked together: small enough to stay in the CPU caches
+"""The most threshold-table entries the compiled unranking builds for one layout."""
+
+_MAX_PILES = 255
 
 
-@lru_cache(maxsize=128)
-def _skip_table_32(r: int, k: int) -> npt.NDArray[np.uint32]:
-    """:func:`skip_table` in 32-bit words, for digits below 2**32 (unreachable: 2**32 - 1)."""
-    table = np.minimum(skip_table(r, k), np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    table.flags.writeable = False
-    return table
+def unrank_reference(digits: Sequence[int], sizes: Sequence[int]) -> list[int]:
+    """One deal's pile of every card (deck order) from its digits: the rule, in plain Python.
 
+    ``digits[p]`` is pile ``p``'s digit, below ``C(r_p, k_p)``; the last pile takes
+    the cards left (its digit, if given, is 0).  The compiled kernels are held to
+    this function by the tests.
 
-def _lex_positions(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.uint64]:
-    """The lexicographic ``k``-subset of ``r <= 64`` positions of rank ``digit``, as bitmasks."""
-    n = digit.shape[0]
-    # digits below 2**32 walk in 32-bit words: half the memory traffic, the same steps
-    narrow = comb(r, k) < 1 << 32
-    word = np.uint32 if narrow else np.uint64
-    table: npt.NDArray[np.unsignedinteger[Any]] = (
-        _skip_table_32(r, k) if narrow else skip_table(r, k)
-    )
-    skipped = np.zeros(n, np.intp)
-    d = digit.astype(word)
-    t = np.empty(n, word)
-    skip = np.empty(n, bool)
-    shifted = np.empty(n, np.uint8)
-    packed = np.zeros((8, n), np.uint8)
-    rest = np.empty(n, word)
-    for q in range(r):
-        # skip when d >= t: then d - t does not wrap around, so it is the smaller one
-        np.take(table[q], skipped, out=t)
-        np.subtract(d, t, out=rest)
-        np.less_equal(rest, d, out=skip)
-        np.minimum(rest, d, out=d)
-        np.add(skipped, skip, out=skipped)
-        np.left_shift(skip.view(np.uint8), np.uint8(q & 7), out=shifted)
-        np.bitwise_or(packed[q >> 3], shifted, out=packed[q >> 3])
-    skips = np.ascontiguousarray(packed.T).view("<u8").reshape(n).astype(np.uint64)
-    return ~skips & np.uint64((1 << r) - 1)
-
-
-def _lex_picks(digit: npt.NDArray[np.uint64], r: int, k: int) -> npt.NDArray[np.bool_]:
-    """Which of ``r`` positions the lexicographic ``k``-subset of rank ``digit`` holds: (n, r)."""
-    n = digit.shape[0]
-    table = pick_table(r, k)
-    picks = np.empty((r, n), bool)
-    left = np.full(n, k, np.intp)
-    d = digit.copy()
-    t = np.empty(n, np.uint64)
-    skip = np.empty(n, bool)
-    rest = np.empty(n, np.uint64)
-    for q in range(r):
-        np.take(table[q], left, out=t)
-        np.subtract(d, t, out=rest)
-        np.less_equal(rest, d, out=skip)
-        np.minimum(rest, d, out=d)
-        np.logical_not(skip, out=picks[q])
-        np.subtract(left, picks[q], out=left)
-    return np.ascontiguousarray(picks.T)
-
-
-@lru_cache(maxsize=1)
-def _byte_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """Tables for depositing bits one byte at a time: popcount, low masks, and deposits."""
-    byte = np.arange(256, dtype=np.uint8)
-    popcount = np.zeros(256, np.uint8)
-    for b in range(8):
-        popcount += (byte >> b) & 1
-    low = np.array([(1 << c) - 1 for c in range(9)], np.uint64)
-    # deposit[mask * 256 + src]: the low bits of src, in order, on the set bits of mask
-    # (0 where src has more bits than mask); built with numpy, not 6,561 Python sums, as
-    # it is built once per process, in the start-up of a short run
-    mask, src = byte[:, None], byte[None, :]
-    deposit = np.zeros((256, 256), np.uint8)
-    below = np.zeros((256, 1), np.uint8)  # set bits of mask below bit b
-    for b in range(8):
-        here = (mask >> b) & 1
-        deposit |= (here & (src >> below)) << b
-        below += here
-    deposit[src.astype(np.uint16) >= 1 << popcount[:, None].astype(np.uint16)] = 0
-    return popcount.astype(np.uint64), low, deposit.reshape(-1).astype(np.uint64)
-
-
-def _deposit(
-    source: npt.NDArray[np.uint64], mask: npt.NDArray[np.uint64]
-) -> npt.NDArray[np.uint64]:
-    """Scatter the low bits of ``source`` to the set bits of ``mask`` in order (bit deposit)."""
-    popcount, low, deposit = _byte_tables()
-    out = np.zeros_like(source)
-    src = source.copy()
-    for byte in range(8):
-        shift = np.uint64(8 * byte)
-        m = (mask >> shift) & np.uint64(0xFF)
-        count = popcount[m]
-        chunk = src & low[count]
-        out |= deposit[m * np.uint64(256) + chunk] << shift
-        src >>= count
-    return out
-
-
-def _labels_from_masks(masks: Sequence[npt.NDArray[np.uint64]], deck: int) -> npt.NDArray[np.uint8]:
-    """The pile index of every card from per-pile card bitmasks (deck <= 64 cards).
-
-    Bit ``j`` of a card's pile index is set in bit plane ``j``: the union of
-    the masks of the piles whose index has bit ``j``.  Each byte of a plane
-    becomes eight label bytes at once (a table spreads its bits one per byte).
+    >>> unrank_reference([0, 0], (1, 1, 1)), unrank_reference([2, 1], (1, 1, 1))
+    ([0, 1, 2], [2, 1, 0])
     """
-    n = masks[0].shape[0]
-    spread = _spread_table()
-    planes = []
-    for j in range(max(1, (len(masks) - 1).bit_length())):
-        plane = np.zeros(n, np.uint64)
-        for p, mask in enumerate(masks):
-            if p >> j & 1:
-                plane |= mask
-        planes.append(plane)
-    words = (deck + 7) // 8
-    out = np.zeros((n, words), np.uint64)
-    octet = np.empty(n, np.uint64)
-    spread_out = np.empty(n, np.uint64)
-    for b in range(words):
-        for j, plane in enumerate(planes):
-            np.right_shift(plane, np.uint64(8 * b), out=octet)
-            np.bitwise_and(octet, np.uint64(0xFF), out=octet)
-            np.take(spread, octet, out=spread_out)
-            if j:
-                np.left_shift(spread_out, np.uint64(j), out=spread_out)
-            out[:, b] |= spread_out
-    return np.ascontiguousarray(out.astype("<u8").view(np.uint8)[:, :deck])
-
-
-@lru_cache(maxsize=1)
-def _spread_table() -> npt.NDArray[np.uint64]:
-    """For each byte value, the 64-bit word whose byte ``k`` is bit ``k`` of the value."""
-    value = np.arange(256, dtype=np.uint64)
-    table = np.zeros(256, np.uint64)
-    for k in range(8):
-        table |= ((value >> np.uint64(k)) & np.uint64(1)) << np.uint64(8 * k)
-    table.flags.writeable = False
-    return table
+    deck = sum(sizes)
+    owners = [len(sizes) - 1] * deck
+    undealt = list(range(deck))
+    for p, k in enumerate(sizes[:-1]):
+        d, j, kept = int(digits[p]), k, []
+        for q, card in enumerate(undealt):
+            threshold = comb(len(undealt) - 1 - q, j - 1) if j else 0
+            if d >= threshold:  # skipped: the digit passes every subset holding this card
+                d -= threshold
+                kept.append(card)
+            else:
+                owners[card] = p
+                j -= 1
+        undealt = kept
+    return owners
 
 
 def tables_fit(sizes: Sequence[int]) -> bool:
-    """Whether the vectorised unranking of these pile sizes has small enough tables.
+    """Whether the compiled unranking of these pile sizes has small enough tables.
 
     Its tables hold ``r_p * (k_p + 1)`` entries per pile; beyond
     :data:`MAX_TABLE_ENTRIES` in all, deals are unranked one by one instead.
@@ -208,67 +101,75 @@ def tables_fit(sizes: Sequence[int]) -> bool:
     return entries <= MAX_TABLE_ENTRIES
 
 
-def compiled_available() -> bool:
-    """Whether the compiled kernel (optional extra ``fast``: numba) can be used."""
-    from importlib.util import find_spec
+def _checked(
+    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
+) -> npt.NDArray[np.uint64]:
+    """The digits as one C-contiguous ``(piles, n)`` array, after checking the layout."""
+    if not 1 <= len(sizes) <= _MAX_PILES or min(sizes) < 0:
+        raise CroupierError(f"pile sizes must be 1 to {_MAX_PILES} counts of at least 0")
+    if not tables_fit(sizes):
+        raise CroupierError(f"the tables of pile sizes {list(sizes)} are too big to unrank")
+    stacked = np.ascontiguousarray(digits, dtype=np.uint64)
+    if stacked.ndim != 2 or stacked.shape[0] < len(sizes) - 1:
+        raise CroupierError(f"digits need shape (piles, n), not {stacked.shape}")
+    return stacked
 
-    return find_spec("numba") is not None
 
+def unrank_into(
+    digits: npt.NDArray[np.uint64],
+    sizes: Sequence[int],
+    out: npt.NDArray[np.uint8],
+    masks: npt.NDArray[np.uint64] | None,
+    lo: int,
+    hi: int,
+    dest: int,
+    engine: Engine = "auto",
+) -> None:
+    """Deals ``lo .. hi - 1`` of ``digits`` ``(piles, n)`` into rows ``dest ..`` of ``out``
+    ``(rows, deck)`` and, for decks of at most 64 cards, of ``masks`` ``(piles, rows)``.
 
-Kernel = Literal["auto", "numpy", "compiled"]
-"""Which code unranks (the ``engine=`` argument): the compiled kernel when available
-(``auto``), or the one named."""
+    The interpreter lock is released while the compiled kernel runs, so threads
+    can fill parts of one output side by side.
 
-Engine = Kernel
-"""The former name of :data:`Kernel` (kept for imports of it)."""
-
-
-def compiled_fits(sizes: Sequence[int]) -> bool:
-    """Whether the compiled kernel takes these pile sizes: digits below 2**58, piles below 64.
-
-    (It packs a digit and the cards still to pick into 64 bits.)
-
-    >>> compiled_fits((13, 13, 13, 13)), compiled_fits((26, 26)), compiled_fits((30, 30, 4))
-    (True, True, False)
+    >>> out, masks = np.zeros((1, 6), np.uint8), np.zeros((3, 1), np.uint64)
+    >>> unrank_into(np.array([[0, 14], [0, 5]], np.uint64), (2, 2, 2), out, masks, 1, 2, 0)
+    >>> out.tolist(), masks[:, 0].tolist()
+    ([[2, 2, 1, 1, 0, 0]], [48, 12, 3])
     """
-    left = sum(sizes)
-    if left > _COMPILED_CARDS:
-        return False
-    for k in sizes[:-1]:
-        if k >= 64 or comb(left, k) >= 1 << 58:
-            return False
-        left -= k
-    return True
-
-
-def use_compiled(engine: Kernel, sizes: Sequence[int]) -> bool:
-    """Whether ``engine`` means the compiled kernel for these pile sizes.
-
-    ``"compiled"`` insists (an error if the sizes do not fit it); ``"auto"``
-    uses it when numba is installed and the sizes fit.
-
-    >>> use_compiled("numpy", (13, 13, 13, 13))
-    False
-    """
-    if engine == "compiled":
-        if not compiled_fits(sizes):
-            raise CroupierError(
-                f"the compiled engine takes piles below 64 cards, digits below 2**58 and "
-                f"decks up to {_COMPILED_CARDS} cards, not pile sizes {list(sizes)}"
-            )
-        return True
-    return engine == "auto" and compiled_fits(sizes) and compiled_available()
+    deck = sum(sizes)
+    narrow = deck <= MASK_CARDS
+    if narrow and masks is None:
+        raise CroupierError(f"a deck of at most {MASK_CARDS} cards is unranked with its masks")
+    if resolve(engine) == "python":
+        columns = digits[:, lo:hi].T.tolist()
+        for i, row in enumerate(columns):
+            owners = unrank_reference(row, sizes)
+            out[dest + i] = owners
+            if masks is not None:
+                for p in range(len(sizes)):
+                    masks[p, dest + i] = sum(1 << c for c, o in enumerate(owners) if o == p)
+        return
+    t = kernel_tables(tuple(sizes))
+    if narrow and masks is not None:
+        bulk_kernels.unrank_narrow(
+            digits, t.sizes, t.tables, t.at, t.stride, out, masks, lo, hi, dest
+        )
+    else:
+        bulk_kernels.unrank_wide(digits, t.sizes, t.tables, t.at, t.stride, out, lo, hi, dest)
 
 
 def unrank_digits(
     digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
     sizes: Sequence[int],
-    engine: Kernel = "auto",
+    engine: Engine = "auto",
 ) -> npt.NDArray[np.uint8]:
     """The pile index of every card, ``(n, deck)``, for each deal's per-pile digits.
 
     ``digits[p]`` holds pile ``p``'s digit for every deal (below
     ``C(r_p, k_p)``, which must fit 64 bits); the last pile takes the rest.
+
+    >>> unrank_digits(np.array([[14], [5]], np.uint64), (2, 2, 2)).tolist()
+    [[2, 2, 1, 1, 0, 0]]
     """
     return unrank_with_masks(digits, sizes, engine)[0]
 
@@ -276,66 +177,20 @@ def unrank_digits(
 def unrank_with_masks(
     digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]],
     sizes: Sequence[int],
-    engine: Kernel = "auto",
+    engine: Engine = "auto",
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64] | None]:
     """:func:`unrank_digits`, and every pile's card bitmasks ``(piles, n)`` when the deck
-    has at most 64 cards (``None`` otherwise): both engines compute them on the way.
+    has at most 64 cards (``None`` otherwise): the kernel computes them on the way.
 
     >>> digits = np.array([[14], [5], [0]], np.uint64)
     >>> piles, masks = unrank_with_masks(digits, (2, 2, 2))
     >>> piles.tolist(), [bin(int(m)) for m in masks[:, 0]]
     ([[2, 2, 1, 1, 0, 0]], ['0b110000', '0b1100', '0b11'])
     """
+    stacked = _checked(digits, sizes)
+    n = stacked.shape[1]
     deck = sum(sizes)
-    n = digits[0].shape[0] if len(digits) else 0
-    if use_compiled(engine, sizes):
-        from croupier.bulk._numba import unrank_compiled
-
-        return unrank_compiled(digits, sizes)
-    if deck > _MASK_CARDS:
-        return _unrank_wide(digits, sizes, n), None
     out = np.empty((n, deck), np.uint8)
-    masks = np.empty((len(sizes), n), np.uint64)
-    for start in range(0, n, _CHUNK):
-        chunk = [d[start : start + _CHUNK] for d in digits]
-        out[start : start + _CHUNK], masks[:, start : start + _CHUNK] = _unrank_narrow(chunk, sizes)
+    masks = np.empty((len(sizes), n), np.uint64) if deck <= MASK_CARDS else None
+    unrank_into(stacked, sizes, out, masks, 0, n, 0, engine)
     return out, masks
-
-
-def _unrank_narrow(
-    digits: Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64]]:
-    """:func:`unrank_digits` for decks of at most 64 cards, through card bitmasks."""
-    deck = sum(sizes)
-    n = digits[0].shape[0]
-    free = np.full(n, (1 << deck) - 1, np.uint64)
-    masks: list[npt.NDArray[np.uint64]] = []
-    left = deck
-    for p, k in enumerate(sizes[:-1]):
-        positions = _lex_positions(digits[p], left, k) if k else np.zeros(n, np.uint64)
-        mask = positions if p == 0 else _deposit(positions, free)
-        masks.append(mask)
-        free &= ~mask
-        left -= k
-    masks.append(free)
-    return _labels_from_masks(masks, deck), np.stack(masks)
-
-
-def _unrank_wide(
-    digits: npt.NDArray[np.uint64] | Sequence[npt.NDArray[np.uint64]], sizes: Sequence[int], n: int
-) -> npt.NDArray[np.uint8]:
-    """:func:`unrank_digits` for decks of more than 64 cards (boolean expansion)."""
-    piles = len(sizes)
-    picked: list[npt.NDArray[np.bool_]] = []
-    left = sum(sizes)
-    for p, k in enumerate(sizes[:-1]):
-        picked.append(_lex_picks(digits[p], left, k))
-        left -= k
-    labels: npt.NDArray[np.uint8] = np.full((n, left), piles - 1, np.uint8)
-    for p in range(piles - 2, -1, -1):
-        pick = picked[p]
-        wider: npt.NDArray[np.uint8] = np.empty(pick.shape, np.uint8)
-        wider[pick] = p
-        wider[~pick] = labels.ravel()
-        labels = wider
-    return labels
