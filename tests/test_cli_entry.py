@@ -15,8 +15,8 @@ from tests.conftest import CliRunner, own_device
 CROUPIER = [sys.executable, "-m", "croupier"]
 
 
-def _interrupt_while_importing(module: str) -> subprocess.CompletedProcess[str]:
-    """Run ``croupier deal`` and deliver SIGINT exactly while ``module`` is being imported."""
+def _interrupt_while_importing(module: str, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ``croupier ARGS`` and deliver SIGINT exactly while ``module`` is being imported."""
     code = (
         "import builtins, os, signal, sys\n"
         "real = builtins.__import__\n"
@@ -25,16 +25,26 @@ def _interrupt_while_importing(module: str) -> subprocess.CompletedProcess[str]:
         "        os.kill(os.getpid(), signal.SIGINT)\n"
         "    return real(name, *args, **kwargs)\n"
         "builtins.__import__ = spy\n"
-        "sys.argv = ['croupier', 'deal']\n"
+        f"sys.argv = ['croupier', *{args!r}]\n"
         "from croupier.cli.entry import main\n"
         "main()\n"
     )
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("module", ["croupier.cli.app", "typer", "croupier.dealing.deal"])
-def test_ctrl_c_during_start_up_exits_130_quietly(module: str) -> None:
-    proc = _interrupt_while_importing(module)
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (["deal"], "croupier.cli.deal_run"),  # croupier deal's quick path: no Typer
+        (["deal"], "numpy"),
+        (["deal"], "croupier.dealing.deal"),
+        (["deal", "--help"], "croupier.cli.app"),  # the whole command line, with Typer
+        (["deal", "--help"], "typer"),
+        (["cards", "AS"], "typer"),
+    ],
+)
+def test_ctrl_c_during_start_up_exits_130_quietly(args: list[str], module: str) -> None:
+    proc = _interrupt_while_importing(module, args)
     assert proc.returncode == 130, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stdout == ""

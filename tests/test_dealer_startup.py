@@ -17,6 +17,7 @@ SCRIPT = "generate 1\nproduce 1\ncondition hcp(north) > 10\naction printall\n"
 NEVER = (
     "typer",
     "click",
+    "pydantic",
     "rich",
     "scipy",
     "matplotlib",
@@ -30,6 +31,9 @@ NEVER = (
     "croupier.runs.run",
     "socket",
     "tempfile",
+    "pathlib",
+    "croupier.files",
+    "croupier.cli.failures",
     "concurrent.futures",
 )
 """Modules a one-deal run must not import (each costs start-up time)."""
@@ -77,29 +81,29 @@ def test_a_one_deal_run_imports_only_what_it_needs(tmp_path: Path, args: tuple[s
     assert "lark" not in again  # the script's syntax tree came from the cache
 
 
-def test_the_bitmasks_of_a_batch_do_not_load_numba() -> None:
-    # a batch of a short run has more rows than the compiled kernel's threshold; loading
-    # numba for its bitmasks alone took longer than the whole run of a 100,000-deal script
+def test_the_bitmasks_of_a_batch_come_from_the_compiled_core() -> None:
+    # numba is gone: the compiled core (built with the package) makes the bitmasks of any
+    # batch, and nothing loads numba
     code = (
         "import sys\n"
         "from croupier.bulk import deal_array\n"
         "from croupier.bulk.array import DealArray\n"
         "d = deal_array(70_000, seed='masks')\n"
         "plain = DealArray(d.layout, d.piles)\n"
-        "print(bool((plain.masks() == d.masks()).all()), 'numba' in sys.modules)\n"
+        "print(bool((plain.masks() == d.masks()).all()), 'numba' in sys.modules,\n"
+        "      'croupier._core.bulk_kernels' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "False"]
+    assert done.stdout.split() == ["True", "False", "True"]
 
 
-def test_the_compiled_bitmasks_are_numpy_s() -> None:
-    pytest.importorskip("numba")
+def test_the_compiled_bitmasks_are_the_piles() -> None:
     from croupier.bulk import deal_array
-    from croupier.bulk._numba import masks_compiled
-    from croupier.bulk.array import DealArray
+    from croupier.bulk.array import DealArray, pile_masks
 
     d = deal_array(20_000, seed="compiled masks")
     bits = np.uint64(1) << np.arange(52, dtype=np.uint64)
     expected = np.stack([((d.piles == p) * bits).sum(axis=1, dtype=np.uint64) for p in range(4)])
-    assert (masks_compiled(d.piles, 4) == expected.T).all()
+    assert (pile_masks(d.piles, 4) == expected.T).all()
     assert (DealArray(d.layout, d.piles).masks() == expected.T).all()
+    assert (d.masks() == expected.T).all()  # the masks the generator handed over

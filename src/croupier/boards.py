@@ -20,14 +20,15 @@ range(17, 33)
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import pairwise
 
 from croupier.cards import Card
 from croupier.errors import RangeError, bounded_decimal, excerpt
-from croupier.ranking.bigdeal import bigdeal_card_index
+from croupier.frozen import frozen_dataclass
 from croupier.seats import SEATS, VULNERABILITIES, Seat, Vulnerability
 
 __all__ = [
@@ -126,7 +127,10 @@ def vulnerability(board: int) -> Vulnerability:
     return Vulnerability.of_board(board)
 
 
-_RANGE_RE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$", re.ASCII)
+@functools.cache
+def _range_re() -> re.Pattern[str]:
+    """A board number or range of numbers (compiled on first use)."""
+    return re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$", re.ASCII)
 
 
 def parse_board_number(text: str) -> int:
@@ -164,7 +168,7 @@ def parse_board_range(text: str, *, bare_count: bool = True) -> range:
     ...
     croupier.boards.BoardRangeError: bad board range '9-5': the first board ...
     """
-    m = _RANGE_RE.match(text) if isinstance(text, str) else None
+    m = _range_re().match(text) if isinstance(text, str) else None
     if m is None:
         quoted = excerpt(text) if isinstance(text, str) else repr(text)
         raise BoardRangeError(
@@ -237,11 +241,13 @@ def _freeze(hands: Sequence[Sequence[Card]]) -> Hands:
     """The hands as tuples, each sorted S, H, D, C and A … 2 (so equal boards compare equal)."""
     if len(hands) != 4:
         raise BoardRangeError(f"a board holds 4 hands (N, E, S, W), got {len(hands)}")
+    from croupier.ranking.bigdeal import bigdeal_card_index
+
     n, e, s, w = (tuple(sorted(h, key=bigdeal_card_index)) for h in hands)
     return (n, e, s, w)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Board:
     """One duplicate board: its number, four hands ``(N, E, S, W)``, dealer and vulnerability.
 

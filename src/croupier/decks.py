@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from croupier.cards import Card, Rank, Suit, split_ranks
 from croupier.errors import CroupierError, DeckError, RangeError, excerpt
+from croupier.frozen import frozen_dataclass
 
 __all__ = [
     "DECK_PRESETS",
@@ -144,7 +144,7 @@ def shoe(
     return [c.with_copy(d * per_card[c.rank, c.suit] + c.copy) for d in range(k) for c in cards]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DeckPreset:
     """A named deck: its name, number of cards, a one-line description and a builder."""
 

@@ -41,11 +41,11 @@ import sys
 import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from croupier.errors import FileFormatError
+from croupier.frozen import frozen_dataclass
 
 __all__ = [
     "HOST_TAG",
@@ -140,7 +140,7 @@ def _folder(path: Path) -> Path:
 _NEW, _REGULAR, _SPECIAL = "new", "regular", "special"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Target:
     """What writing to a path will do, found before anything is written (:func:`inspect_target`).
 

@@ -42,7 +42,7 @@ import itertools
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from croupier.cards import (
@@ -56,6 +56,7 @@ from croupier.cards import (
     split_ranks,
 )
 from croupier.errors import CroupierError, excerpt
+from croupier.frozen import frozen_dataclass
 
 __all__ = [
     "DEFAULT_ORDER",
@@ -127,7 +128,7 @@ def _parse_suit_string(suits: str) -> tuple[Suit, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CardOrder:
     """An order on cards: ranks and suits listed HIGH to LOW, plus where jokers go.
 

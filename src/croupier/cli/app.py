@@ -50,6 +50,7 @@ from croupier.cli.output import OutputError, output_failed
 from croupier.cli.quick_run import run_quick_path
 from croupier.errors import CroupierError
 from croupier.files import describe_os_error
+from croupier.frozen import frozen_dataclass
 
 __all__ = [
     "COMMANDS",
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Entry:
     """Where a top-level command lives: module, Typer attribute, one-line summary."""
 

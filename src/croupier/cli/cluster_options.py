@@ -12,12 +12,12 @@ croupier.errors.CroupierError: --chunk splits the work for a cluster; give --wor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 import typer
 
 from croupier.errors import CroupierError
+from croupier.frozen import frozen_dataclass
 
 __all__ = ["ChunkOpt", "ClusterRequest", "SchedulerOpt", "WorkersOpt", "cluster_request"]
 
@@ -47,7 +47,7 @@ ChunkOpt = Annotated[
 ]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ClusterRequest:
     """Where to run: ``workers`` local processes or the cluster at ``scheduler``; rows per task."""
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import typer
-
 from croupier.bulk import BULK_ALGORITHM_ID
 from croupier.bulk.chunk_files import CHUNK_FORMATS
 from croupier.cli.cluster_options import ClusterRequest
@@ -26,7 +24,6 @@ from croupier.cli.running import (
 from croupier.cli.secrets_mask import mask_secrets
 from croupier.errors import CroupierError
 from croupier.runs import DealRequest
-from croupier.runs.dealers import bulk_kernel
 from croupier.runs.notes import bits_note, seeded_label
 
 __all__ = ["deal_on_cluster"]
@@ -63,8 +60,9 @@ def deal_on_cluster(
     overwrite: bool,
     quiet: bool,
     bits: bool,
-) -> None:
-    """Write ``request``'s deals as chunk files into ``out`` on the cluster, then a manifest."""
+) -> int:
+    """Write ``request``'s deals as chunk files into ``out`` on the cluster, then a manifest;
+    the exit code (:data:`INTERRUPTED` after Ctrl-C)."""
     from croupier.bulk.chunk_files import DEFAULT_FILE_CHUNK, FileJob, deal_to_files
     from croupier.cluster import open_client
 
@@ -79,7 +77,6 @@ def deal_on_cluster(
         request.count,
         size,
         label=seeded_label(request.algorithm) if seed is not None else None,
-        engine=bulk_kernel(request.layout, min(request.count, size)),
         fields={
             "algorithm": request.algorithm,
             "source": "seeded" if seed is not None else "os-csprng",
@@ -102,19 +99,22 @@ def deal_on_cluster(
             job, client, overwrite=overwrite, progress=advance, stop=lambda: state.stop
         )
     if manifest is None:
-        typer.echo(
+        _stderr(
             f"warning: interrupted by Ctrl-C; the chunks written so far are kept: run the "
-            f"same command again to finish {mask_secrets(repr(str(folder)))}",
-            err=True,
+            f"same command again to finish {mask_secrets(repr(str(folder)))}"
         )
-        raise typer.Exit(INTERRUPTED)
+        return INTERRUPTED
     if not quiet:
         source = "the seed" if seed is not None else "the OS CSPRNG (not reproducible)"
-        typer.echo(
+        _stderr(
             f"dealt {request.count:,} deals with {request.algorithm} from {source} into "
             f"{len(manifest['files']):,} chunk files of up to {size:,} in {str(folder)!r} "
-            f"(manifest.json lists them with their SHA-256)",
-            err=True,
+            f"(manifest.json lists them with their SHA-256)"
         )
     if bits:
-        typer.echo(bits_note(manifest["bits"], request.count, request.layout), err=True)
+        _stderr(bits_note(manifest["bits"], request.count, request.layout))
+    return 0
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)

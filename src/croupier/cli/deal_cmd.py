@@ -1,6 +1,8 @@
 """``croupier deal``: deal cards for any game, in any format, through a deal run.
 
-The command declares its options and makes one call: a checked
+The command declares its options and makes one call,
+:func:`croupier.cli.deal_run.run_deal` (which the quick path of ``croupier deal``,
+:mod:`croupier.cli.deal_quick`, calls without Typer): a checked
 :class:`~croupier.runs.DealRequest` is dealt by its dealer and written by the
 format's writer (:mod:`croupier.runs`).  The engine is the request's (bulk by
 default, whatever the format or count); the format only decides how the same
@@ -14,7 +16,6 @@ deals are written.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -23,17 +24,9 @@ import typer
 from croupier.boards import MAX_BOARD
 from croupier.bulk import BULK_ALGORITHM_ID
 from croupier.bulk.chunk_files import CHUNK_FORMATS
-from croupier.cli.cluster_options import ChunkOpt, SchedulerOpt, WorkersOpt, cluster_request
-from croupier.cli.deal_cluster import deal_on_cluster
-from croupier.cli.layout_options import (
-    DeckOpt,
-    GameArg,
-    HandsOpt,
-    PlayersOpt,
-    SchemeOpt,
-    check_scheme,
-    layout,
-)
+from croupier.cli.cluster_options import ChunkOpt, SchedulerOpt, WorkersOpt
+from croupier.cli.deal_run import run_deal
+from croupier.cli.layout_options import DeckOpt, GameArg, HandsOpt, PlayersOpt, SchemeOpt
 from croupier.cli.options import (
     BitsOpt,
     EntropyOpt,
@@ -46,33 +39,8 @@ from croupier.cli.options import (
     option,
     out_option,
 )
-from croupier.cli.output import file_or_standard_output
-from croupier.cli.running import (
-    INTERRUPTED,
-    RunState,
-    is_terminal,
-    progress_bar,
-    progress_wanted,
-    stdout_bytes,
-    stop_on_ctrl_c,
-)
-from croupier.cli.secrets_mask import mask_secrets
 from croupier.dealing import ALGORITHM_ID, DEFAULT_SCHEME, GAMES, METHODS
-from croupier.errors import CroupierError
-from croupier.files import AtomicFile
-from croupier.runs import (
-    BINARY_FORMATS,
-    FORMATS,
-    MAX_BULK_COUNT,
-    MAX_DEAL_COUNT,
-    DealEngine,
-    DealRequest,
-    open_deal_writer,
-    open_dealer,
-    run_deals,
-)
-from croupier.runs.notes import bits_note, run_notes
-from croupier.runs.options import board_options, write_options
+from croupier.runs import BINARY_FORMATS, FORMATS, MAX_BULK_COUNT, MAX_DEAL_COUNT, DealEngine
 from croupier.simulate.run import Strategy
 
 __all__ = ["FORMAT_NAMES", "app", "deal_command"]
@@ -145,20 +113,6 @@ Examples:
   croupier deal --where 'hcp(north) >= 15 and shape(north, any 4333 + any 4432)' -n 20
   croupier deal --count 200000 --format oneline --seed s1 --workers 2 --chunk 100000 --out deals/
 """
-
-
-def _resolve_format(fmt: str | None, as_json: bool) -> str:
-    """``--format``, with ``--json`` standing for ``--format json``; ``pbn-games`` is ``pbn``."""
-    if as_json and fmt not in (None, "json"):
-        raise CroupierError(f"--json is --format json; it cannot be combined with --format {fmt}")
-    if fmt == "pbn-games":
-        import warnings
-
-        warnings.warn(
-            "--format pbn-games is deprecated: use --format pbn", DeprecationWarning, stacklevel=2
-        )
-        return "pbn"
-    return "json" if as_json else "text" if fmt is None else fmt
 
 
 _CountOpt = Annotated[int, count_option("How many deals.")]
@@ -262,72 +216,12 @@ def deal_command(
     chunk: ChunkOpt = None,
 ) -> None:
     """Deal ``count`` deals of a game and print them in the chosen format."""
-    out = file_or_standard_output(out)
-    cluster = cluster_request(workers, scheduler, chunk)
-    out_format = _resolve_format(fmt, as_json)
-    lay = layout(game, players, hands, deck)
-    scheme = check_scheme(lay, scheme)
-    request = DealRequest.make(
-        lay,
-        count,
-        engine=engine,
-        method=method,
-        seed=seed,
-        entropy=entropy,
-        where=where,
-        predeal=predeal,
-        strategy=strategy,
-    )
-    boards = board_options(out_format, count, first_board, event, lf)
-    if out_format in BINARY_FORMATS and out is None:
-        raise CroupierError(
-            f"--format {out_format} is binary, so it is never written to standard output; "
-            f"give a file: --out FILE.{out_format}"
-        )
-    if cluster is not None:
-        deal_on_cluster(
-            cluster, request, out_format, out, overwrite=overwrite, quiet=quiet, bits=bits
-        )
-        return
-    dealer = open_dealer(request)
-    options = write_options(
-        request, dealer, boards, scheme=scheme, bits=bits, show_stock=show_stock
-    )
-    show = progress_wanted(
-        count,
-        request.engine,
-        quiet=quiet,
-        stderr_is_terminal=is_terminal(sys.stderr),
-        output_is_terminal=out is None and is_terminal(sys.stdout),
-    )
-    state = RunState()
-    file = None if out is None else AtomicFile(out, overwrite=overwrite)
-    try:
-        with stop_on_ctrl_c(state):  # Ctrl-C while the file is finished: it is still finished
-            stream = file.file if file is not None else stdout_bytes()
-            writer = open_deal_writer(out_format, stream, lay, options)
-            with progress_bar(count, show) as advance:
-                result = run_deals(
-                    dealer, count, writer, advance=advance, should_stop=lambda: state.stop
-                )
-            if file is not None:
-                file.commit()
-    finally:
-        if file is not None and not file.done:
-            file.discard()
-    if result.interrupted:
-        place = (
-            "to standard output, which ends after the last whole deal"
-            if out is None
-            else f"to {mask_secrets(repr(str(out)))}, a complete, valid {out_format} file"
-        )
-        typer.echo(
-            f"warning: interrupted by Ctrl-C: wrote {result.written:,} of {count:,} deals {place}",
-            err=True,
-        )
-    for line in run_notes(request, dealer, out_format, result.written, quiet=quiet):
-        typer.echo(line, err=True)
-    if bits and out_format != "text":
-        typer.echo(bits_note(result.bits, result.written, lay), err=True)
-    if result.interrupted:
-        raise typer.Exit(INTERRUPTED)
+    code = run_deal(
+        game=game, players=players, hands=hands, deck=deck, count=count, method=method,
+        seed=seed, entropy=entropy, fmt=fmt, as_json=as_json, bits=bits, scheme=scheme,
+        engine=engine, out=out, overwrite=overwrite, quiet=quiet, where=where,
+        predeal=predeal, strategy=strategy, first_board=first_board, event=event, lf=lf,
+        show_stock=show_stock, workers=workers, scheduler=scheduler, chunk=chunk,
+    )  # fmt: skip
+    if code:
+        raise typer.Exit(code)

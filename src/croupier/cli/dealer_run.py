@@ -22,7 +22,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from croupier.cli.dealer_options import parameter_flags, quick_parse
@@ -118,9 +117,9 @@ def read_script(path: str) -> Script:
                 f"standard input is larger than {limit:,} bytes; a dealer script is a few lines"
             )
         return parse_script(_script_text(raw), filename="<stdin>")
-    file = Path(path)
+    file, name = _as_pathlib(path)
     try:
-        with file.open("rb") as stream:
+        with open(file, "rb") as stream:
             raw = stream.read(limit + 1)
     except FileNotFoundError:
         raise CroupierError(f"cannot read script {path!r}: no such file") from None
@@ -132,7 +131,19 @@ def read_script(path: str) -> Script:
         raise CroupierError(
             f"script {path!r} is larger than {limit:,} bytes; a dealer script is a few lines"
         )
-    return parse_script(_script_text(raw), filename=file.name)
+    return parse_script(_script_text(raw), filename=name)
+
+
+def _as_pathlib(path: str) -> tuple[str, str]:
+    """The file ``pathlib.Path(path)`` opens, and its ``name``, without importing pathlib
+    (``//`` and ``.`` parts dropped, as pathlib drops them).
+
+    >>> _as_pathlib("a//b/./c.dlr"), _as_pathlib("/"), _as_pathlib("./"), _as_pathlib("")
+    (('a/b/c.dlr', 'c.dlr'), ('/', ''), ('.', ''), ('.', ''))
+    """
+    parts = [p for p in path.split("/") if p and p != "."]
+    root = "/" if path.startswith("/") else ""
+    return (root + "/".join(parts)) or ".", parts[-1] if parts else ""
 
 
 def _check_count(name: str, value: int | None, most: int) -> None:
@@ -424,7 +435,6 @@ def _run(
 ) -> int:
     from croupier.cli.output import file_or_standard_output
     from croupier.cli.running import RunState, Sink, stop_on_ctrl_c
-    from croupier.files import AtomicFile
     from croupier.simulate.actions import ActionRunner, dealer_summary
 
     fmt, quiet, as_json, dd = values["fmt"], values["quiet"], values["as_json"], values["dd"]
@@ -436,7 +446,11 @@ def _run(
     scrolls = printing and script.prints_deals() and out is None and _is_terminal(sys.stdout)
     allowed = not quiet and _is_terminal(sys.stderr) and not scrolls
     run = RunState()
-    file = None if out is None else AtomicFile(out, overwrite=overwrite)
+    file = None
+    if out is not None:
+        from croupier.files import AtomicFile
+
+        file = AtomicFile(out, overwrite=overwrite)
     binary = Sink(file).binary()
     text = io.TextIOWrapper(_KeepOpen(binary), encoding="utf-8", newline="\n", write_through=True)
     seeded = seed_text is not None

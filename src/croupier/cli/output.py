@@ -34,8 +34,6 @@ import sys
 from collections.abc import Callable
 from typing import TextIO, TypeVar
 
-from croupier.files import os_error_words
-
 __all__ = [
     "BUFFER_BYTES",
     "STANDARD_OUTPUT",
@@ -87,6 +85,8 @@ class OutputError(OSError):
 
     def describe(self) -> str:
         """What went wrong, in words: ``cannot write the output: no space left on device``."""
+        from croupier.files import os_error_words  # (pathlib and more: only after a failure)
+
         return f"cannot write the output: {os_error_words(self)}"
 
 

@@ -21,8 +21,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from croupier.frozen import frozen_dataclass
 
 __all__ = ["Kind", "Option", "flag_table", "long_flags", "parse_options"]
 
@@ -30,7 +31,7 @@ Kind = Literal["flag", "count", "int", "float", "text", "path", "choice", "swap"
 """What an option takes: nothing (``flag``; ``count`` counts), or a value of this kind."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Option:
     """One option of a command: where its value goes, its flags (the long one first),
     what it takes, its default and its help."""
@@ -61,7 +62,10 @@ def long_flags(options: Sequence[Option]) -> dict[str, str]:
 
 
 def _value(option: Option, text: str) -> Any:
-    """``text`` read as the option's value; :class:`ValueError` when it is not one."""
+    """``text`` read as the option's value; :class:`ValueError` when it is not one (digits
+    of other scripts, which Python reads and Typer refuses, are left to Typer too)."""
+    if option.kind in ("int", "float") and not text.isascii():
+        raise ValueError(text)
     if option.kind == "int":
         return int(text, 10)
     if option.kind == "float":

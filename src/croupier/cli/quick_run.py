@@ -27,13 +27,16 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
-from croupier.cli.failures import as_flags, one_line
 from croupier.cli.running import INTERRUPTED
 from croupier.errors import CroupierError
 
 __all__ = ["QUICK_PATHS", "run_guarded", "run_quick_path"]
 
-QUICK_PATHS = {"dealer": "croupier.cli.dealer_run", "shuffle": "croupier.cli.shuffle_quick"}
+QUICK_PATHS = {
+    "deal": "croupier.cli.deal_quick",
+    "dealer": "croupier.cli.dealer_run",
+    "shuffle": "croupier.cli.shuffle_quick",
+}
 """The commands with a quick path, and the module whose ``run_quick`` reads them."""
 
 
@@ -41,19 +44,26 @@ def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _line(text: str, flags: Mapping[str, str] | None = None) -> str:
+    """``text`` as one line of an ``error:`` or ``warning:`` (key material hidden; ``name=``
+    written as the flag), by :mod:`croupier.cli.failures`, imported when there is one."""
+    from croupier.cli.failures import as_flags, one_line
+
+    return one_line(text) if flags is None else as_flags(one_line(text), flags)
+
+
 def run_guarded(call: Callable[[], int], *, quiet: bool, flags: Mapping[str, str]) -> int:
     """Run ``call`` and return its exit code, reporting failures as the program does;
     ``flags`` names the flag of each parameter (``count=`` in a message becomes
     ``--count``)."""
     from croupier.cli.output import OutputError, output_failed
-    from croupier.files import describe_os_error
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DeprecationWarning)
         try:
             code = call()
         except CroupierError as exc:
-            _stderr(f"error: {as_flags(one_line(str(exc)), flags)}")
+            _stderr(f"error: {_line(str(exc), flags)}")
             code = 2
         except KeyboardInterrupt:
             code = INTERRUPTED
@@ -62,13 +72,15 @@ def run_guarded(call: Callable[[], int], *, quiet: bool, flags: Mapping[str, str
             code = 0
         except OutputError as exc:
             output_failed()
-            _stderr(f"error: {one_line(exc.describe())}")
+            _stderr(f"error: {_line(exc.describe())}")
             code = 2
         except (OSError, UnicodeError) as exc:
-            _stderr(f"error: {one_line(describe_os_error(exc))}")
+            from croupier.files import describe_os_error
+
+            _stderr(f"error: {_line(describe_os_error(exc))}")
             code = 2
     if not quiet:
-        for message in dict.fromkeys(one_line(str(w.message)) for w in caught):
+        for message in dict.fromkeys(_line(str(w.message)) for w in caught):
             _stderr(f"warning: {message}")
     if code == 0:
         try:
@@ -76,9 +88,11 @@ def run_guarded(call: Callable[[], int], *, quiet: bool, flags: Mapping[str, str
         except BrokenPipeError:
             output_failed()
         except OSError as exc:
+            from croupier.files import describe_os_error
+
             output_failed()
             reason = exc.describe() if isinstance(exc, OutputError) else describe_os_error(exc)
-            _stderr(f"error: {one_line(reason)}")
+            _stderr(f"error: {_line(reason)}")
             return 2
     return code
 

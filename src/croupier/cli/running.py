@@ -22,10 +22,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from croupier.durations import duration_text
-from croupier.files import AtomicFile
+
+if TYPE_CHECKING:
+    from croupier.files import AtomicFile
 
 __all__ = [
     "INTERRUPTED",

@@ -6,6 +6,8 @@
 [13, 13, 13, 13]
 """
 
+from typing import TYPE_CHECKING, Any
+
 from croupier.dealing.deal import (
     ALGORITHM_ID,
     DEFAULT_SCHEME,
@@ -18,7 +20,25 @@ from croupier.dealing.deal import (
     deal_many,
 )
 from croupier.dealing.layout import GAMES, Layout, Pile, game_names, make_layout
-from croupier.dealing.methods import METHODS, get_deal_method, method_names
+from croupier.lazy_names import LazyNames
+
+if TYPE_CHECKING:
+    from croupier.dealing.methods import METHODS, get_deal_method, method_names
+
+# The deal methods are imported on first use: croupier dealer's scripts (which evaluate
+# hands with croupier.dealing.evaluation) never name one.
+_LAZY = LazyNames(
+    globals(), dict.fromkeys(("METHODS", "get_deal_method", "method_names"), "methods")
+)
+
+
+def __getattr__(name: str) -> Any:
+    return _LAZY.get(name)
+
+
+def __dir__() -> list[str]:
+    return _LAZY.listing()
+
 
 __all__ = [
     "ALGORITHM_ID",

@@ -23,19 +23,18 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress
+from typing import TYPE_CHECKING
 
 from croupier._core.subsets import lex_masks
 from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
-from croupier.dealing.methods import get_deal_method
-from croupier.dealing.notation import format_oneline, format_pbn_deal
 from croupier.errors import CroupierError, DealNotationError, RankingError
-from croupier.orders import sort_cards
-from croupier.randomness.source import OsRandomSource, RandomSource
-from croupier.randomness.uniform import UniformSampler
 from croupier.ranking.partitions import decimal, lex_table, subsets_rank
-from croupier.ranking.schemes import get_scheme
 from croupier.ranking.stacks import stacks_code, stacks_from_code
+
+if TYPE_CHECKING:  # the deal methods, numbering schemes and notations: imported where used
+    from croupier.randomness.source import RandomSource
+    from croupier.randomness.uniform import UniformSampler
 
 __all__ = [
     "ALGORITHM_ID",
@@ -176,6 +175,8 @@ class Deal:
         P1     A♠
         stock  A♣ A♥ A♦ (top first)
         """
+        from croupier.orders import sort_cards
+
         layout = self.layout
         width = max((len(p.name) for p in layout.piles), default=0)
         lines = [f"{layout.game} deal {decimal(self.number)} (method {self.method})"]
@@ -207,6 +208,8 @@ cards of the standard deck), not a euchre deal; use .oneline
                 "a PBN deal holds four bridge hands (N, E, S, W of 13 cards of the standard "
                 f"deck), not a {self.layout.game} deal; use .oneline"
             )
+        from croupier.dealing.notation import format_pbn_deal
+
         return format_pbn_deal(self.piles)
 
     @property
@@ -224,6 +227,8 @@ cards of the standard deck), not a euchre deal; use .oneline
         >>> deal_from_number(make_layout(hands=[2, 1], deck="stripped:AK"), 0).oneline
         'P1 AS KS | P2 AH | stock KH AD KD AC KC'
         """
+        from croupier.dealing.notation import format_oneline
+
         return format_oneline(self.layout, self.piles)
 
     def _repr_html_(self) -> str:
@@ -315,6 +320,8 @@ cards of the standard deck), not a euchre deal; use .oneline
         """
         if scheme == DEFAULT_SCHEME:
             return self.number
+        from croupier.ranking.schemes import get_scheme
+
         s = get_scheme(scheme)
         number = s.rank(self.layout.deck, self.layout.sizes, self.owners())
         if not self.layout.ordered:
@@ -535,6 +542,8 @@ def deal_from_number(layout: Layout, number: int, scheme: str = DEFAULT_SCHEME) 
     >>> [c.code for c in deal_from_number(make_layout("euchre"), 23).remainder]
     ['9C', 'QC', 'JC', 'TC']
     """
+    from croupier.ranking.schemes import get_scheme
+
     s = get_scheme(scheme)
     known = number if scheme == DEFAULT_SCHEME else None
     if not layout.ordered:
@@ -584,8 +593,13 @@ def deal_many(
         layout = make_layout(layout)
     if count < 0:
         raise CroupierError(f"count must be >= 0, got {count}")
+    from croupier.dealing.methods import get_deal_method
+
     run_margin: int | None = None  # the margin from the second deal on, when ours to set
     if sampler is None:
+        from croupier.randomness.source import OsRandomSource
+        from croupier.randomness.uniform import UniformSampler
+
         # The first deal takes the fewest bits (no margin); from the second deal on,
         # a 32-bit margin means almost nothing is ever rejected and the leftover
         # carries over.  The switch is by position, never by count, so the first K
@@ -654,6 +668,9 @@ def deal(
         and len(layout.deck) <= FAST_UNRANK_CARDS
     )
     if fast:  # deal_many's first deal, without its loop
+        from croupier.randomness.source import OsRandomSource
+        from croupier.randomness.uniform import UniformSampler
+
         assert not isinstance(layout, str)
         first = UniformSampler(source if source is not None else OsRandomSource(), margin_bits=0)
         return _optimal_deal(layout, _fast_unranker(layout), first, deal_algorithm(layout))

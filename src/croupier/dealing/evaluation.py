@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card, Rank, Suit, parse_card
 from croupier.errors import CroupierError, excerpt
+from croupier.frozen import frozen_dataclass
 
 __all__ = [
     "ALT_COUNT_NAMES",
@@ -503,7 +503,7 @@ def cccc(hand: Iterable[Card]) -> int:
 # -- shapes -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ShapeTerm:
     """One term of a shape pattern: ``[+|-] [any] dddd`` with ``x`` for any length.
 
@@ -535,7 +535,7 @@ class ShapeTerm:
         return sign + ("any " if self.any else "") + body
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ShapePattern:
     """A ``dealer`` shape list such as ``any 4333 + 5xxx - 5332``.
 

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import NamedTuple
 
 from croupier.cards import BRIDGE_RANKS, BRIDGE_SUITS, Card
 from croupier.errors import LayoutError, bounded_decimal, excerpt
+from croupier.frozen import frozen_dataclass
 from croupier.ranking.partitions import multinomial
 from croupier.ranking.stacks import arrangements
 from croupier.seats import SEATS
@@ -92,7 +93,7 @@ def canonical_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
     return deck
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Pile:
     """One pile of a layout: a player's (``is_hand``) or a shared/leftover pile, and a set
     (``stack=False``: its order carries no information) or a stack (a sequence, top first).
@@ -114,7 +115,7 @@ class Pile:
         return self.stack and self.size > 1
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Layout:
     """A deck and the piles it is dealt into (the last pile may be the remainder).
 
@@ -381,7 +382,7 @@ class GameSetup(NamedTuple):
     remainder_stack: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GamePreset:
     """A game: the players it allows, and how to build its layout for ``players``.
 

@@ -51,10 +51,11 @@ made before, so hand-only layouts are dealt as they always were.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from croupier.errors import CroupierError
+from croupier.frozen import frozen_dataclass
 from croupier.randomness.uniform import Chooser
 from croupier.ranking.partitions import multinomial, subsets_unrank
 from croupier.ranking.stacks import arrangements, stacks_from_code
@@ -450,7 +451,7 @@ def _then_orders(run: Callable[[Sequence[int], Chooser], MethodResult]) -> _Orde
     return deal
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DealMethod:
     """A named deal method: ``run`` deals the owners (piles as sets), :meth:`deal` any layout."""
 

@@ -33,10 +33,10 @@ The bridge schemes number cards ``SA SK … S2 HA … C2`` (index 0..51) and sea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from croupier.cards import BRIDGE_DECK, Card
 from croupier.errors import RankingError, excerpt
+from croupier.frozen import frozen_dataclass
 from croupier.ranking.partitions import (
     decimal,
     multinomial,
@@ -64,7 +64,7 @@ def is_bridge_deck(deck: Sequence[Card], sizes: Sequence[int]) -> bool:
     return tuple(sizes) == BRIDGE_SIZES and len(deck) == 52 and set(deck) == set(BRIDGE_DECK)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DealScheme:
     """A named numbering of deals; numbers lie in ``[base, base + M)``.
 

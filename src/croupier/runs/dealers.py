@@ -21,7 +21,6 @@ writer takes whichever suits it — and says where its randomness came from.
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, cast
@@ -29,8 +28,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from croupier.bulk import BulkDealer, DealArray
-from croupier.bulk.generate import COMPILED_FROM, DEFAULT_BATCH
-from croupier.bulk.unrank import Kernel, compiled_available, compiled_fits
+from croupier.bulk.generate import DEFAULT_BATCH
 from croupier.dealing import Deal, Layout, deal_many
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness import RandomSource
@@ -43,7 +41,6 @@ __all__ = [
     "MinimalBitsDealer",
     "RunDealer",
     "array_deals",
-    "bulk_kernel",
     "deal_arrays",
     "dealt_ahead",
 ]
@@ -211,6 +208,8 @@ def dealt_ahead(make: Callable[[], Iterator[DealArray]]) -> Iterator[DealArray]:
     >>> [len(b) for b in dealt_ahead(lambda: iter([deal_array(2), deal_array(3)]))]
     [2, 3]
     """
+    import queue  # (a run of one batch deals it in this thread: see BulkRunDealer.arrays)
+
     ready: queue.Queue[object] = queue.Queue(maxsize=1)
     stopped = threading.Event()
 
@@ -246,23 +245,9 @@ def dealt_ahead(make: Callable[[], Iterator[DealArray]]) -> Iterator[DealArray]:
         stopped.set()
 
 
-def bulk_kernel(layout: Layout, count: int) -> Kernel:
-    """The compiled kernel for runs long enough to pay for loading it (same deals either way).
-
-    Shorter runs take ``auto``: numpy, or the compiled kernel once this
-    process has loaded it.
-
-    >>> from croupier.dealing import make_layout
-    >>> bulk_kernel(make_layout("bridge"), 10)
-    'auto'
-    """
-    if count >= COMPILED_FROM and compiled_fits(layout.sizes) and compiled_available():
-        return "compiled"
-    return "auto"
-
-
 class BulkRunDealer:
-    """The bulk engine: exact vectorised batches, dealt a batch ahead of the writer.
+    """The bulk engine: exact vectorised batches, dealt a batch ahead of the writer (in a
+    second thread; a run of one batch is dealt in the caller's, the same deals).
 
     ``start`` skips to deal ``start`` of the stream (of a seed: the deals from
     there on are those a run from 0 makes there).
@@ -274,7 +259,6 @@ class BulkRunDealer:
             request.layout,
             seed=request.seed,
             start=start,
-            engine=bulk_kernel(request.layout, request.count),
         )
         self._bits = 0
 
@@ -302,7 +286,9 @@ class BulkRunDealer:
         return self.dealer.describe()
 
     def arrays(self, count: int) -> Iterator[DealArray]:
-        for batch in dealt_ahead(lambda: self.dealer.batches(count, BATCH)):
+        batches = self.dealer.batches(count, BATCH)
+        # A run of one batch has nothing to overlap: it is dealt here, without a thread.
+        for batch in batches if count <= BATCH else dealt_ahead(lambda: batches):
             if batch.bits is not None:
                 self._bits += int(batch.bits.sum(dtype=np.uint64))
             yield batch

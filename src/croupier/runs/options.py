@@ -14,11 +14,8 @@ croupier.errors.CroupierError: --count 20 from --first-board 990 would reach boa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from croupier.boards import MAX_BOARD
 from croupier.errors import CroupierError
-from croupier.formats.pbn import pbn_escape
+from croupier.frozen import frozen_dataclass
 from croupier.runs.dealers import RunDealer
 from croupier.runs.notes import label_algorithm, seeded_label
 from croupier.runs.request import DealRequest, short_int
@@ -27,7 +24,7 @@ from croupier.runs.writers import BOARD_FORMATS, WriteOptions
 __all__ = ["BoardOptions", "board_options", "write_options"]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class BoardOptions:
     """How the board formats number and tag boards: first board, Event tag, line ends."""
 
@@ -44,6 +41,8 @@ def board_options(
     Every board of the run must have a number up to :data:`MAX_BOARD`; a run
     that would pass it is refused before anything is dealt.
     """
+    from croupier.boards import MAX_BOARD
+
     pbn = fmt == "pbn"
     if first_board is not None and fmt not in BOARD_FORMATS:
         raise CroupierError(
@@ -72,6 +71,8 @@ def board_options(
             f"{MAX_BOARD - first + 1} boards, or use --format pbn-deal for more deals"
         )
     if event is not None:
+        from croupier.formats.pbn import pbn_escape
+
         pbn_escape(event)  # one line, refused before dealing
     return BoardOptions(first, "?" if event is None else event, "\n" if lf else "\r\n")
 

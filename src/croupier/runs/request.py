@@ -31,17 +31,20 @@ method=block; the deal methods (optimal, ...) use engine=deal
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal
 
 from croupier.bulk.array import bulk_algorithm
 from croupier.bulk.generate import BULK_ALGORITHM_ID
 from croupier.dealing import ALGORITHM_ID, METHODS, Layout, get_deal_method
 from croupier.dealing.deal import deal_algorithm
 from croupier.errors import CroupierError, EntropyExhaustedError, RangeError
-from croupier.randomness import EntropySource, RandomSource, Seed, make_source, seed_value
+from croupier.frozen import frozen_dataclass
+from croupier.randomness.seeded import seed_value
 from croupier.ranking.partitions import decimal
-from croupier.simulate.run import Strategy
+
+if TYPE_CHECKING:  # a condition's simulation (and user entropy) come with the runs that use them
+    from croupier.randomness import RandomSource, Seed
+    from croupier.simulate.run import Strategy
 
 __all__ = [
     "DEFAULT_ENGINE",
@@ -49,6 +52,7 @@ __all__ = [
     "ENGINES",
     "MAX_BULK_COUNT",
     "MAX_DEAL_COUNT",
+    "STRATEGIES",
     "DealEngine",
     "DealRequest",
     "dice_note",
@@ -67,6 +71,15 @@ DEFAULT_ENGINE: DealEngine = "bulk"
 
 DEFAULT_METHOD = next(iter(METHODS))
 """The deal engine's default method (the registry lists it first: ``optimal``)."""
+
+STRATEGIES: tuple[Strategy, ...] = ("auto", "rejection", "stacking")
+"""Every :data:`croupier.simulate.run.Strategy` (the values of the type):
+
+>>> from typing import get_args
+>>> from croupier.simulate.run import Strategy
+>>> STRATEGIES == get_args(Strategy)
+True
+"""
 
 MAX_DEAL_COUNT = 1_000_000_000
 """The most deals one run of the deal engine makes (every format streams)."""
@@ -97,7 +110,7 @@ def dice_note(layout: Layout) -> str:
     return f"about {rolls} d6 rolls or {flips} coin flips per deal"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DealRequest:
     """One run of deals: layout, count, engine, method, randomness and condition (checked).
 
@@ -135,10 +148,8 @@ class DealRequest:
         ``method`` or ``entropy`` asks for what only it has."""
         if engine is not None and engine not in ENGINES:
             raise CroupierError(f"unknown engine {engine!r}; choose {' or '.join(ENGINES)}")
-        if strategy not in get_args(Strategy):
-            raise CroupierError(
-                f"unknown strategy {strategy!r}; choose {', '.join(get_args(Strategy))}"
-            )
+        if strategy not in STRATEGIES:
+            raise CroupierError(f"unknown strategy {strategy!r}; choose {', '.join(STRATEGIES)}")
         conditioned = where is not None or predeal is not None
         wants_deal = method is not None or entropy is not None
         chosen: DealEngine = (
@@ -205,10 +216,14 @@ class DealRequest:
 
     def source(self, purpose: str = "deal") -> RandomSource:
         """A fresh random source of the deal engine: the seed's stream, the entropy or the OS."""
+        from croupier.randomness.options import make_source
+
         return make_source(seed=self.seed, entropy=self.entropy, purpose=purpose)
 
     def _check_entropy(self, source: RandomSource) -> None:
         """Refuse up front user entropy too short for the run (no method can do with less)."""
+        from croupier.randomness.entropy import EntropySource
+
         if not isinstance(source, EntropySource):
             return
         need = self.count * math.log2(self.layout.count) if self.layout.count > 1 else 0.0

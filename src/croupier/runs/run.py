@@ -19,9 +19,8 @@ deal or batch being written, so the output stays valid).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from croupier.runs.conditioned import ConditionedDealer
+from croupier.frozen import frozen_dataclass
 from croupier.runs.dealers import BulkRunDealer, MinimalBitsDealer, RunDealer
 from croupier.runs.request import DealRequest
 from croupier.runs.writers import DealOutput
@@ -32,7 +31,7 @@ PROGRESS_STEP = 1024
 """Deals between moves of the progress callback when deals are written one by one."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RunResult:
     """What a run did: deals written, random bits used, whether it was stopped early."""
 
@@ -48,7 +47,9 @@ def open_dealer(request: DealRequest) -> RunDealer:
     >>> type(open_dealer(DealRequest.make(make_layout("bridge"), engine="deal"))).__name__
     'MinimalBitsDealer'
     """
-    if request.conditioned:
+    if request.conditioned:  # the simulation is imported by the runs with a condition
+        from croupier.runs.conditioned import ConditionedDealer
+
         return ConditionedDealer.build(request)
     if request.engine == "bulk":
         return BulkRunDealer(request)

@@ -32,23 +32,17 @@ npy, npz     arrays  numpy arrays (binary: never to a terminal)
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import IO, Any, Literal, Protocol
+from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 
-import croupier
-from croupier.bulk import DealArray
-from croupier.bulk.writers import BULK_FORMATS, DealWriter, open_writer
-from croupier.dealing import Deal, Layout
 from croupier.errors import CroupierError
-from croupier.formats.deal_csv import csv_header, csv_rows
-from croupier.formats.deal_json import deal_to_dict
-from croupier.formats.deal_text import format_deal_text
-from croupier.formats.envelope import envelope_prefix, envelope_suffix
+from croupier.frozen import frozen_dataclass
+
+if TYPE_CHECKING:  # each format's writer is imported when a run opens it
+    from croupier.bulk import DealArray
+    from croupier.bulk.writers import DealWriter
+    from croupier.dealing import Deal, Layout
 
 __all__ = [
     "BINARY_FORMATS",
@@ -64,7 +58,7 @@ __all__ = [
 Takes = Literal["deals", "arrays"]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FormatInfo:
     """What a format takes, and what kind of output it is."""
 
@@ -99,7 +93,7 @@ BRIDGE_FORMATS = {name: f.bridge_only for name, f in FORMATS.items() if f.bridge
 """Formats of bridge deals only, and what they hold."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WriteOptions:
     """How a run writes: labels, numbering, board tags, metadata.
 
@@ -159,7 +153,10 @@ class _TextOutput:
 
 class _Text(_TextOutput):
     def __init__(self, stream: IO[bytes], layout: Layout, options: WriteOptions) -> None:
+        from croupier.formats.deal_text import format_deal_text
+
         super().__init__(stream, layout, options)
+        self.format = format_deal_text
         self.total = 0.0
         if options.label is not None:
             self._put(options.label + "\n")
@@ -169,7 +166,7 @@ class _Text(_TextOutput):
             if self.count:
                 self._put("\n")
             options = self.options
-            text = format_deal_text(
+            text = self.format(
                 deal, scheme=options.scheme, bits=options.bits, stock=options.show_stock
             )
             self._put(text)
@@ -187,7 +184,14 @@ class _Json(_TextOutput):
     """One document: the envelope's head, the deals under ``result``, then ``bits``."""
 
     def __init__(self, stream: IO[bytes], layout: Layout, options: WriteOptions) -> None:
+        import json
+
+        from croupier.formats.deal_json import deal_to_dict
+        from croupier.formats.envelope import envelope_prefix
+
         super().__init__(stream, layout, options)
+        self.dumps = json.dumps
+        self.to_dict = deal_to_dict
         head = envelope_prefix(
             options.command,
             algorithm=options.algorithm or None,
@@ -198,22 +202,35 @@ class _Json(_TextOutput):
 
     def write(self, batch: Sequence[Deal] | DealArray, tables: Any = None) -> None:
         for deal in batch:
-            obj = deal_to_dict(deal, self.options.scheme)
-            text = json.dumps(obj, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+            obj = self.to_dict(deal, self.options.scheme)
+            text = self.dumps(obj, indent=2, ensure_ascii=False).replace("\n", "\n    ")
             self._put((",\n    " if self.count else "\n    ") + text)
             self.count += 1
 
     def close(self, bits: float) -> None:
+        from croupier.formats.envelope import envelope_suffix
+
         self._put(("\n  ]" if self.count else "]") + envelope_suffix(round(bits, 6)))
 
 
 class _Csv(_TextOutput):
+    def __init__(self, stream: IO[bytes], layout: Layout, options: WriteOptions) -> None:
+        from croupier.formats.deal_csv import csv_rows
+
+        super().__init__(stream, layout, options)
+        self.rows = csv_rows
+
     def write(self, batch: Sequence[Deal] | DealArray, tables: Any = None) -> None:
         if not self.count and len(batch):
+            import csv
+            import io
+
+            from croupier.formats.deal_csv import csv_header
+
             out = io.StringIO()
             csv.writer(out, lineterminator="\n").writerow(csv_header(self.layout))
             self._put(out.getvalue())
-        for row in csv_rows(batch, self.options.scheme, first=self.count + 1):
+        for row in self.rows(batch, self.options.scheme, first=self.count + 1):
             self._put(row)
             self.count += 1
 
@@ -227,6 +244,9 @@ class _Arrays:
     takes: Takes = "arrays"
 
     def __init__(self, name: str, stream: IO[bytes], layout: Layout, options: WriteOptions):
+        import croupier
+        from croupier.bulk.writers import open_writer
+
         self.stream = stream
         self.options = options
         self._tables: Any = None
@@ -267,6 +287,8 @@ class _Arrays:
         ]
 
     def write(self, batch: Sequence[Deal] | DealArray, tables: Any = None) -> None:
+        from croupier.bulk import DealArray
+
         assert isinstance(batch, DealArray)
         self._tables = tables
         self.writer.write(batch)
@@ -307,5 +329,4 @@ def open_deal_writer(
     opener = _OPENERS.get(fmt)
     if opener is not None:
         return opener(stream, layout, chosen)
-    assert fmt in BULK_FORMATS
-    return _Arrays(fmt, stream, layout, chosen)
+    return _Arrays(fmt, stream, layout, chosen)  # a format of croupier.bulk.writers

@@ -61,7 +61,6 @@ from croupier.simulate.compile import (
     known_tricks,
     scales_of,
 )
-from croupier.simulate.double_dummy import TricksArray
 from croupier.simulate.stats import (
     AverageResult,
     Frequency2DResult,
@@ -84,6 +83,7 @@ from croupier.simulate.text_output import (
 )
 
 if TYPE_CHECKING:
+    from croupier.simulate.double_dummy import TricksArray
     from croupier.simulate.draws import Draws
 
 __all__ = ["ActionError", "ActionRunner", "dealer_summary"]

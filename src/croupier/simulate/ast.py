@@ -23,11 +23,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Literal
 
 from croupier.cards import Card
 from croupier.dealing.evaluation import ShapePattern
+from croupier.frozen import frozen_dataclass
 from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
@@ -135,7 +136,7 @@ _UNARY_LEVEL = 7
 _ATOM_LEVEL = 8
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Position:
     """Where a construct starts: 1-based line and column.
 
@@ -153,7 +154,7 @@ class Position:
 NOWHERE = Position(0, 0)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Expr:
     """Base class of expressions; every expression has an integer value per deal."""
 
@@ -187,7 +188,7 @@ class Expr:
             stack.extend(reversed(expr.children()))
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Number(Expr):
     """An integer literal (dealer's ``-3`` is a literal, not a negation).
 
@@ -201,7 +202,7 @@ class Number(Expr):
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Name(Expr):
     """A reference to a named expression (``name = expr``) defined earlier in the script.
 
@@ -215,7 +216,7 @@ class Name(Expr):
         return self.name
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Call(Expr):
     """A hand function of one seat, over the whole hand or one suit (:data:`FUNCTIONS`).
 
@@ -237,7 +238,7 @@ class Call(Expr):
         return f"{self.function}({SEAT_WORDS[self.seat]}{suit})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Shape(Expr):
     """``shape(seat, pattern)``: 1 when the seat's suit lengths fit the pattern, else 0.
 
@@ -253,7 +254,7 @@ class Shape(Expr):
         return f"shape({SEAT_WORDS[self.seat]}, {self.pattern})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class HasCard(Expr):
     """``hascard(seat, card)``: 1 when the seat holds the card.
 
@@ -269,7 +270,7 @@ class HasCard(Expr):
         return f"hascard({SEAT_WORDS[self.seat]}, {self.card})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Tricks(Expr):
     """``tricks(seat, strain)``: double-dummy tricks for that declarer.
 
@@ -284,7 +285,7 @@ class Tricks(Expr):
         return f"tricks({SEAT_WORDS[self.seat]}, {SUIT_WORDS[self.strain]})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Contract:
     """An undoubled contract as dealer writes it in ``score``: ``x3N``, ``x4S``.
 
@@ -299,7 +300,7 @@ class Contract:
         return f"x{self.level}{self.strain[0]}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Score(Expr):
     """``score(vul|nv, contract, tricks)``: declarer's score, negative when it fails.
 
@@ -318,7 +319,7 @@ class Score(Expr):
         return f"score({'vul' if self.vulnerable else 'nv'}, {self.contract}, {self.tricks})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Imps(Expr):
     """``imps(difference)``: a score difference on the IMP scale, with its sign.
 
@@ -335,7 +336,7 @@ class Imps(Expr):
         return f"imps({self.value})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Rnd(Expr):
     """``rnd(limit)``: a random integer (dealer draws 0 to limit - 1).
 
@@ -352,7 +353,7 @@ class Rnd(Expr):
         return f"rnd({self.limit})"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Unary(Expr):
     """Logical negation ``!x`` (also written ``not x``): 1 when x is 0, else 0.
 
@@ -377,7 +378,7 @@ class Unary(Expr):
         return f"!{inner}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Binary(Expr):
     """``left op right`` for an operator of :data:`BINARY_OPERATORS`.
 
@@ -479,7 +480,7 @@ def _build_chain(first: Expr, chain: tuple[tuple[str, Expr, Position], ...]) -> 
     return expr
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Conditional(Expr):
     """``test ? then : otherwise`` (right-associative, the loosest operator).
 
@@ -508,29 +509,29 @@ class Conditional(Expr):
 # -- actions ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Action:
     """Base class of the actions of an ``action`` list."""
 
     pos: Position = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintAll(Action):
     """``printall``: the four hands side by side (dealer's default action)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintEW(Action):
     """``printew``: the West and East hands."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintPBN(Action):
     """``printpbn``: each deal as a PBN game with Dealer and Vulnerable tags."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Print(Action):
     """``print(seats)``: the named seats' hands, each seat on its own page.
 
@@ -541,21 +542,21 @@ class Print(Action):
     seats: tuple[Seat, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintCompact(Action):
     """``printcompact`` or ``printcompact(expr)``: four lines per deal, then the value."""
 
     expr: Expr | None = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintOneLine(Action):
     """``printoneline`` or ``printoneline(expr)``: one line per deal, then the value."""
 
     expr: Expr | None = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PrintES(Action):
     """``printes(item, ...)``: strings (``\\n`` is a line end) and expression values.
 
@@ -566,7 +567,7 @@ class PrintES(Action):
     items: tuple[str | Expr, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Average(Action):
     """``average ["label"] expr``: the mean of ``expr`` over the produced deals."""
 
@@ -621,7 +622,7 @@ def frequency_size_problem(bounds: tuple[int, int], bounds2: tuple[int, int] | N
     )
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Frequency(Action):
     """``frequency ["label"] (expr, low, high)``: a histogram; outside values go to Low/High."""
 
@@ -631,7 +632,7 @@ class Frequency(Action):
     high: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Frequency2D(Action):
     """``frequency ["label"] (expr, low, high, expr2, low2, high2)``: a joint histogram."""
 
@@ -662,7 +663,7 @@ STATISTICS_ACTIONS: tuple[type[Action], ...] = (Average, Frequency, Frequency2D)
 # -- script ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PredealCards:
     """``predeal seat holdings``: these cards go to this seat.
 
@@ -676,7 +677,7 @@ class PredealCards:
     pos: Position = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PredealLength:
     """``predeal spades(north)==1``: the seat gets exactly this many cards of the suit."""
 
@@ -686,7 +687,7 @@ class PredealLength:
     pos: Position = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Definition:
     """``name = expr``: a named expression, usable after this line."""
 
@@ -695,7 +696,7 @@ class Definition:
     pos: Position = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Script:
     """A parsed dealer script, with dealer's rules for repeated statements applied.
 

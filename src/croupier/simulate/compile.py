@@ -30,7 +30,6 @@ import numpy as np
 import numpy.typing as npt
 
 import croupier.bulk.evaluate as bulk
-import croupier.simulate.double_dummy as double_dummy
 from croupier.bulk.array import DealArray
 from croupier.dealing.evaluation import ALT_COUNT_SCALES, CONTROL_SCALE, HCP_SCALE, point_scale
 from croupier.seats import Seat
@@ -54,7 +53,8 @@ from croupier.simulate.ast import (
 )
 from croupier.simulate.parse import MAX_NESTING, ScriptError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (double dummy: imported by the scripts that call tricks())
+    import croupier.simulate.double_dummy as double_dummy
     from croupier.simulate.draws import Draws
 
 __all__ = [
@@ -141,6 +141,8 @@ class _Context:
         needed = ~tables.solved if active is None else active & ~tables.solved
         rows = np.flatnonzero(needed)
         if len(rows):
+            from croupier.simulate import double_dummy
+
             subset = self.holdings.deals[rows]
             tables.tricks[rows] = double_dummy.tricks_table(subset, progress=self.progress)
             tables.solved[rows] = True
@@ -176,6 +178,8 @@ def known_tricks(holdings: bulk.Holdings, tables: double_dummy.TricksArray) -> N
     """
     size = len(holdings)
     if np.shape(tables) != (size, 4, 5):
+        from croupier.simulate import double_dummy
+
         raise double_dummy.DoubleDummyError(
             f"tables= has shape {np.shape(tables)}; expected ({size}, 4, 5)"
         )
@@ -381,6 +385,8 @@ class _Compiler:
 
     def tricks(self, expr: Tricks) -> _Node:
         # Refuse at compile time when the solver is missing, naming the call's position.
+        from croupier.simulate import double_dummy  # (only a script that calls tricks())
+
         double_dummy.require_solver(f"{self.filename}:{expr.pos.line}:{expr.pos.column}: ")
         seat, strain = Seat(expr.seat).position, double_dummy.STRAINS.index(expr.strain)
         return lambda ctx, active: _int(ctx.tricks_table(active)[:, seat, strain])

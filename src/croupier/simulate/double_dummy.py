@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -47,6 +46,7 @@ import numpy.typing as npt
 
 from croupier.bulk.array import DealArray
 from croupier.errors import CroupierError, MissingExtraError, excerpt
+from croupier.frozen import frozen_dataclass
 from croupier.seats import SEATS, VULNERABILITIES, Seat, Vulnerability
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def tricks_table(deals: DealArray, *, progress: Progress | None = None) -> Trick
     return out
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ParContract:
     """One par contract: ``level``, ``strain``, ``declarer`` (``N``, ``NS`` ...), doubled, result.
 
@@ -249,7 +249,7 @@ class ParContract:
         return f"{self.declarer} {self.level}{self.strain}{'X' if self.doubled else ''}{tail}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ParResult:
     """The par of one deal: ``score`` for North-South (negative when East-West gain), contracts.
 

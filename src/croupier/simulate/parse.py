@@ -259,12 +259,23 @@ def _expected(names: Iterable[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-_KEYWORD_RE = re.compile("|".join(w for words in KEYWORDS.values() for w in words))
+# The regular expressions below are compiled on first use: a script read back from the
+# cache of parsed scripts (a short run of croupier dealer) needs none of them.
+@functools.cache
+def _keyword_re() -> re.Pattern[str]:
+    return re.compile("|".join(w for words in KEYWORDS.values() for w in words))
+
 
 # A run of the characters of hex, base64 (both alphabets), base32 and SquareDeal keys; a key
 # file given as a script must not end up quoted on a terminal or in a log.
 _KEY_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/=_-")
-_KEY_RUN = re.compile(r"[0-9A-Za-z+/=_-]+")
+
+
+@functools.cache
+def _key_run() -> re.Pattern[str]:
+    return re.compile(r"[0-9A-Za-z+/=_-]+")
+
+
 #: A token of at most this many characters is always quoted: it holds too little of any key
 #: to matter (an operator, a one-letter name, a small number, a card).
 SHORT_TOKEN = 3
@@ -273,8 +284,16 @@ HEX_KEY_DIGITS = 32
 #: A run of at least this many characters may be a base64 or base32 key (128 bits take 22
 #: base64 or 26 base32 characters; a ``.sqk`` SquareDeal key has 60).
 LONG_KEY_RUN = 20
-_HEX_KEY = re.compile(rf"[0-9A-Fa-f]{{{HEX_KEY_DIGITS},}}")
-_BASE32_KEY = re.compile(rf"[A-Z2-7]{{{LONG_KEY_RUN},}}")
+
+
+@functools.cache
+def _hex_key() -> re.Pattern[str]:
+    return re.compile(rf"[0-9A-Fa-f]{{{HEX_KEY_DIGITS},}}")
+
+
+@functools.cache
+def _base32_key() -> re.Pattern[str]:
+    return re.compile(rf"[A-Z2-7]{{{LONG_KEY_RUN},}}")
 
 
 def _key_like(run: str) -> bool:
@@ -289,9 +308,9 @@ def _key_like(run: str) -> bool:
     """
     if run.isdigit():
         return False  # a number, however long, is no key (numbers too large are refused)
-    if _HEX_KEY.search(run):
+    if _hex_key().search(run):
         return True
-    for match in _BASE32_KEY.finditer(run):
+    for match in _base32_key().finditer(run):
         piece = match.group()
         if any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece):
             return True
@@ -325,7 +344,7 @@ def _quoted(word: str, source: str = "", start: int | None = None, limit: int = 
         left -= 1
     while right < len(source) and source[right] in _KEY_CHARS:
         right += 1
-    if any(_key_like(run) for run in _KEY_RUN.findall(source, left, right)):
+    if any(_key_like(run) for run in _key_run().findall(source, left, right)):
         return f"<{len(word)} characters hidden>"
     return excerpt(word, limit)
 
@@ -368,7 +387,7 @@ def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> ScriptError
         if token.type == "$END":
             line, column = _end_position(text)
         before = text[:start].rstrip(" \t\r\n")
-        call = _CALL_BEFORE.search(before)
+        call = _call_before().search(before)
         if call and token.type != "$END" and _is_unknown_call(call.group(1)):
             word = call.group(1)
             lower = "; dealer's keywords are lower case" if _keyword_like(word) else ""
@@ -390,17 +409,19 @@ def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> ScriptError
     return ScriptError(filename, line, column, "found the end of the script, expected more")
 
 
-_CALL_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]*)[ \t\r\n]*\($")
+@functools.cache
+def _call_before() -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]*)[ \t\r\n]*\($")
 
 
 def _keyword_like(word: str) -> bool:
     """Whether ``word`` would be a keyword in lower case (``North``, ``HCP``)."""
-    return _KEYWORD_RE.fullmatch(word.lower()) is not None
+    return _keyword_re().fullmatch(word.lower()) is not None
 
 
 def _is_unknown_call(word: str) -> bool:
     """Whether ``word(`` before a syntax error is a name used as a function."""
-    if _KEYWORD_RE.fullmatch(word):
+    if _keyword_re().fullmatch(word):
         return False
     return not re.fullmatch(
         r"[CDHS]A?K?Q?J?T?9?8?7?6?5?4?3?2?|[2-9TJQKA][CDHS]|x.{3}|x[1-7].", word
@@ -767,32 +788,41 @@ class _Builder:
 
 # -- limits before parsing -------------------------------------------------------------
 
+
 # What the scan before parsing tells apart: spaces and comments (not tokens), strings,
 # words and numbers, and operators (the two-character ones first).
-_SCAN = re.compile(
-    r"(?P<skip>[ \t\r\n]+|//[^\n]*|/\*.*?\*/|(?<![^\n])#[^\n]*)"
-    r'|(?P<string>"[^"]*")'
-    r"|(?P<word>[0-9]+|[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op>&&|\|\||==|!=|<=|>=|\\n|.)",
-    re.DOTALL,
-)
+@functools.cache
+def _scan_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?P<skip>[ \t\r\n]+|//[^\n]*|/\*.*?\*/|(?<![^\n])#[^\n]*)"
+        r'|(?P<string>"[^"]*")'
+        r"|(?P<word>[0-9]+|[A-Za-z_][A-Za-z0-9_]*)"
+        r"|(?P<op>&&|\|\||==|!=|<=|>=|\\n|.)",
+        re.DOTALL,
+    )
+
+
 _STATEMENT_WORDS = frozenset(
     {"generate", "produce", "dealer", "vulnerable", "predeal", "pointcount", "altcount"}
     | {"condition", "action"}
 )
 _OPERATOR_WORDS = frozenset({"and", "or", "not"})
+
+
 # Functions and actions whose parentheses hold no expression, or one that starts afresh
 # (an action's): their parenthesis is no level of nesting.  imps, rnd and score are not.
-_FLAT_CALL = re.compile(
-    "|".join(
-        word
-        for name in (
-            *("SUIT", "HAND_FN", "CCCC", "QUALITY", "SHAPE", "HASCARD", "TRICKS"),
-            *("PRINT", "PRINTES", "PRINTCOMPACT", "PRINTONELINE", "FREQUENCY"),
+@functools.cache
+def _flat_call() -> re.Pattern[str]:
+    return re.compile(
+        "|".join(
+            word
+            for name in (
+                *("SUIT", "HAND_FN", "CCCC", "QUALITY", "SHAPE", "HASCARD", "TRICKS"),
+                *("PRINT", "PRINTES", "PRINTCOMPACT", "PRINTONELINE", "FREQUENCY"),
+            )
+            for word in KEYWORDS[name]
         )
-        for word in KEYWORDS[name]
     )
-)
 
 
 def _scan(text: str, filename: str) -> None:
@@ -813,7 +843,7 @@ def _scan(text: str, filename: str) -> None:
     """
     scan = _Scan()
     tokens = 0
-    for match in _SCAN.finditer(text):
+    for match in _scan_re().finditer(text):
         kind = match.lastgroup or ""
         if kind == "skip":
             continue
@@ -857,7 +887,7 @@ class _Scan:
         if token == "(":
             if self.after_operand and outside and not self.last:
                 self.statement()  # "... : 0 (x) ? ..." starts a new statement
-            flat = self.last_string or bool(self.last and _FLAT_CALL.fullmatch(self.last))
+            flat = self.last_string or bool(self.last and _flat_call().fullmatch(self.last))
             levels.append([0, 0, 0 if flat else 1])
             self.depth += levels[-1][2]
         elif token == ")":

@@ -38,8 +38,10 @@ import os
 import stat
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # (a cached script is read without pathlib: a short run does without it)
+    from pathlib import Path
 
 __all__ = ["cache_folder", "cached_parser", "cached_script"]
 
@@ -53,14 +55,24 @@ def cache_folder() -> Path | None:
     >>> folder is None or folder.name == "croupier"
     True
     """
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    from pathlib import Path
+
+    return Path(folder)
+
+
+def _cache_dir() -> str | None:
+    """:func:`cache_folder` as a string."""
     if os.environ.get("CROUPIER_NO_CACHE"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "croupier"
+    folder = os.path.join(base, "croupier")
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except (OSError, RuntimeError):
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+    except (OSError, RuntimeError, ValueError):
         return None
     if not stat.S_ISDIR(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return None  # shared with others: a planted file could run code when loaded
@@ -69,14 +81,15 @@ def cache_folder() -> Path | None:
     return folder
 
 
-def _path(key: str) -> Path | None:
-    folder = cache_folder()
+def _path(key: str) -> str | None:
+    folder = _cache_dir()
     if folder is None:
         return None
     import lark
 
     tag = f"{key}|lark {lark.__version__}|python {sys.version_info[:3]}"
-    return folder / f"dealer-parser-{hashlib.sha256(tag.encode()).hexdigest()[:32]}.lark"
+    name = f"dealer-parser-{hashlib.sha256(tag.encode()).hexdigest()[:32]}.lark"
+    return os.path.join(folder, name)
 
 
 def cached_parser(key: str, build: Callable[[], T]) -> T:
@@ -88,7 +101,7 @@ def cached_parser(key: str, build: Callable[[], T]) -> T:
     path = _path(key)
     if path is not None:
         try:
-            with path.open("rb") as file:
+            with open(path, "rb") as file:
                 from lark import Lark
 
                 loaded: Any = Lark.load(file)
@@ -101,15 +114,15 @@ def cached_parser(key: str, build: Callable[[], T]) -> T:
     return parser
 
 
-def _save(parser: Any, path: Path) -> None:
+def _save(parser: Any, path: str) -> None:
     _write(path, parser.save)
 
 
-def _write(path: Path, write: Callable[[Any], Any]) -> None:
+def _write(path: str, write: Callable[[Any], Any]) -> None:
     import tempfile  # only to save: a run that loads its tables does without
 
     try:
-        fd, temporary = tempfile.mkstemp(prefix=".dealer-parser-", dir=path.parent)
+        fd, temporary = tempfile.mkstemp(prefix=".dealer-parser-", dir=os.path.dirname(path))
     except OSError:
         return
     try:
@@ -129,11 +142,11 @@ _SCRIPTS_KEPT = 200
 def _code_tag() -> str:
     """What the syntax trees depend on: the Python version and the parser's source files
     (their sizes and modification times: a changed file makes new keys)."""
-    here = Path(__file__).parent
+    here = os.path.dirname(__file__)
     parts = [f"python {sys.version_info[:3]}"]
     for name in _PARSER_FILES:
         try:
-            info = (here / name).stat()
+            info = os.stat(os.path.join(here, name))
         except OSError:
             return ""
         parts.append(f"{name} {info.st_size} {info.st_mtime_ns}")
@@ -146,16 +159,16 @@ def cached_script(text: str, filename: str, parse: Callable[[], T]) -> T:
     Only parsed scripts are kept (a script with an error is parsed, and refused,
     every time); at most a couple of hundred files are kept, the oldest removed.
     """
-    folder = cache_folder()
+    folder = _cache_dir()
     tag = _code_tag()
     if folder is None or not tag:
         return parse()
     import pickle
 
     digest = hashlib.sha256(f"{tag}|{filename}\0{text}".encode("utf-8", "surrogatepass"))
-    path = folder / f"dealer-script-{digest.hexdigest()[:40]}.pickle"
+    path = os.path.join(folder, f"dealer-script-{digest.hexdigest()[:40]}.pickle")
     try:
-        with path.open("rb") as file:
+        with open(path, "rb") as file:
             found: T = pickle.load(file)
         return found
     except Exception:  # missing or damaged: parse again
@@ -166,11 +179,17 @@ def cached_script(text: str, filename: str, parse: Callable[[], T]) -> T:
     return parsed
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: str) -> None:
     """Keep the newest :data:`_SCRIPTS_KEPT` parsed scripts."""
     try:
-        kept = sorted(folder.glob("dealer-script-*.pickle"), key=lambda p: p.stat().st_mtime)
+        with os.scandir(folder) as entries:
+            scripts = [
+                e.path
+                for e in entries
+                if e.name.startswith("dealer-script-") and e.name.endswith(".pickle")
+            ]
+        kept = sorted(scripts, key=lambda p: os.stat(p).st_mtime)
         for old in kept[:-_SCRIPTS_KEPT]:
-            old.unlink()
+            os.unlink(old)
     except OSError:
         pass

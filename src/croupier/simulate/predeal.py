@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from itertools import combinations
 from typing import TypeAlias
@@ -39,6 +39,7 @@ from croupier.bulk.array import DealArray
 from croupier.cards import Card, Suit, parse_card, parse_cards
 from croupier.dealing.layout import Layout, Pile, make_layout
 from croupier.errors import CroupierError, excerpt
+from croupier.frozen import frozen_dataclass
 from croupier.ranking.partitions import multinomial
 from croupier.seats import SEATS, Seat, SeatError
 from croupier.simulate.ast import (
@@ -70,7 +71,7 @@ def _bridge() -> Layout:
     return make_layout("bridge")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Predeal:
     """Cards fixed to the piles of a layout (``hands``, one tuple per pile) and fixed suit lengths.
 

@@ -30,7 +30,7 @@ import importlib
 import io
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, get_args
 
@@ -39,10 +39,11 @@ import numpy.typing as npt
 
 import croupier.randomness.source as _source_module
 from croupier.bulk.array import DealArray
-from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer
+from croupier.bulk.generate import BULK_ALGORITHM_ID
 from croupier.bulk.generate import DEFAULT_BATCH as BULK_BATCH
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError, excerpt
+from croupier.frozen import frozen_dataclass
 from croupier.randomness.bulk_stream import BulkStream
 from croupier.randomness.seeded import Seed, seed_value
 from croupier.randomness.source import ForkAware, SourceKind
@@ -119,9 +120,8 @@ DEFAULT_BATCH = BULK_BATCH
 run, whatever ``produce`` and ``generate``."""
 
 LONG_RUN = 1_000_000
-"""Rows from which a run counts as long: it loads the compiled kernel (when installed) and
-samples the next batch while the current one is evaluated.  Loading the kernel costs
-about a second once per process; the compiled kernel saves about a microsecond a row."""
+"""Rows from which a run counts as long: it samples the next batch while the current one is
+evaluated."""
 
 STACKING_AT_MOST = Fraction(1, 4)
 """``auto`` stacks when the stacked support holds at most this share of the deals."""
@@ -147,7 +147,7 @@ class SimulationError(CroupierError):
     """A simulation that cannot run as asked (strategy, limits, condition's result)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RunBatch:
     """One batch of a run: the deals kept from it, in sequence order, and the totals so far.
 
@@ -192,7 +192,7 @@ class RunBatch:
         return Fraction(self.produced) / looked if looked else None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SimulationResult:
     """What :func:`run_script` produced: the deals, the counts, the strategy and the source.
 
@@ -238,7 +238,7 @@ def _prints(script: Script) -> bool:
     return script.prints_deals()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class _Piece:
     """The rows dealt for trials ``start`` .. ``stop - 1`` of a run: one per trial that can
     pass, with its trial's number, and the bits each trial read (``None``: unknown)."""
@@ -723,13 +723,11 @@ class Simulation(ForkAware):
         return stop <= self.pilot or (self._sampler is not None and self._sampler is self.rejection)
 
     def _maybe_compile(self, generated: int, produced: int, produce: int, generate: int) -> bool:
-        """Whether the run looks long (:data:`LONG_RUN` rows or more still to deal); if so,
-        switch its bulk dealers to the compiled kernel (when installed).
+        """Whether the run looks long (:data:`LONG_RUN` rows or more still to deal).
 
         Before the first batch the deals still to look at are at least
         ``min(produce, generate)``; later they are estimated from the share kept
-        so far.  Under smart stacking only the share in the support is dealt.  The
-        deals are the same with either kernel, so this changes only the speed.
+        so far.  Under smart stacking only the share in the support is dealt.
         """
         left = generate - generated
         if produced:
@@ -738,18 +736,7 @@ class Simulation(ForkAware):
             left = min(left, produce)
         if generated >= self.pilot and self._sampler is not None:
             left = int(left * self._sampler.probability)
-        if left < LONG_RUN:
-            return False
-        from croupier.bulk.unrank import use_compiled
-
-        samplers: list[Sampler] = [self.rejection]
-        if self._sampler is not None and self._sampler is not self.rejection:
-            samplers.append(self._sampler)
-        for sampler in samplers:
-            for dealer in _dealers(sampler):
-                if dealer.engine == "auto" and use_compiled("auto", dealer.layout.sizes):
-                    dealer.engine = "compiled"
-        return True
+        return left >= LONG_RUN
 
     def run(
         self, *, produce: int | None = None, generate: int | None = None, count: bool = True
@@ -801,12 +788,6 @@ def _pieces(start: int, stop: int, *, small: bool) -> Iterator[tuple[int, int]]:
         yield start, min(start + size, stop)
         start += size
         size *= 2
-
-
-def _dealers(sampler: Sampler) -> list[BulkDealer]:
-    """The bulk dealers behind ``sampler`` (rejection's, smart stacking's other seats)."""
-    found = [getattr(sampler, name, None) for name in ("dealer", "_rest_dealer")]
-    return [d for d in found if isinstance(d, BulkDealer)]
 
 
 def run_script(

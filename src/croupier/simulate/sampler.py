@@ -25,9 +25,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core.engines import Engine
 from croupier.bulk.array import DealArray
 from croupier.bulk.generate import BULK_ALGORITHM_ID, BulkDealer
-from croupier.bulk.unrank import Kernel
 from croupier.dealing.layout import Layout
 from croupier.randomness.bulk_stream import BulkStream
 from croupier.simulate.predeal import Predeal
@@ -90,7 +90,7 @@ class RejectionSampler:
     algorithm = BULK_ALGORITHM_ID
     probability = Fraction(1)
 
-    def __init__(self, predeal: Predeal, stream: BulkStream, *, engine: Kernel = "auto") -> None:
+    def __init__(self, predeal: Predeal, stream: BulkStream, *, engine: Engine = "auto") -> None:
         self.predeal = predeal
         self.layout = predeal.layout
         self.stream = stream

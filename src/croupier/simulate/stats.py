@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.errors import CroupierError, MissingExtraError
+from croupier.frozen import frozen_dataclass
 from croupier.simulate.ast import frequency_size_problem
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def wilson_interval(hits: int, count: int, z: float = Z95) -> tuple[float, float
     return low, high
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class _Moments:
     """Exact count, sum and sum of squares of integer values, with the figures derived."""
 
@@ -173,7 +174,7 @@ def _check_same(a: Result, b: Result, fields: Sequence[str]) -> None:
         )
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AverageResult(_Moments):
     """The ``average`` action: exact count, sum and sum of squares of the expression's values.
 
@@ -245,7 +246,7 @@ class AverageResult(_Moments):
         }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FrequencyResult(_Moments):
     """The one-dimensional ``frequency`` action: counts of each value from ``low`` to ``high``.
 
@@ -404,7 +405,7 @@ class FrequencyResult(_Moments):
         }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Frequency2DResult:
     """The two-dimensional ``frequency`` action: a joint table with ``Low``/``High`` rows, columns.
 
@@ -559,7 +560,7 @@ def _pct(p: Fraction | None) -> str:
     return "-" if p is None else f"{float(p) * 100:.2f}%"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Report:
     """The statistics of a run: ``produced`` deals and one result per statistics action, in order.
 
