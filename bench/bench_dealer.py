@@ -36,7 +36,7 @@ numpy processes run with byte-code caching on (``PYTHONDONTWRITEBYTECODE``
 removed, caches under ``PYTHONPYCACHEPREFIX`` in the temporary directory,
 kept between runs of the bench), after one untimed warm-up run per script
 that fills those caches and croupier's cache of parsed scripts, and one long
-run (:data:`LONG_RUN` deals) that fills numba's.
+run (:data:`LONG_RUN` deals).
 Only public tools are used: each command is timed as a whole process
 (wall time, ``time.perf_counter`` around ``subprocess.run``).  The machine
 may be shared, so times are noisy; the ratios, measured in the same run,
@@ -231,7 +231,7 @@ def measure(
             break
         command = [*ours(n), "--seed", "1"]
         if not warm:
-            _wall(command, env)  # warm-up: byte code, the parsed script, numba's cache
+            _wall(command, env)  # warm-up: byte code, the parsed script
             warm = True
         try:
             result.times[n] = (_timed(theirs(n), None, repeats), _timed(command, env, repeats))
@@ -309,7 +309,7 @@ def main() -> None:
     cache = Path(tempfile.gettempdir()) / "croupier-bench-pycache"  # kept between runs
     with tempfile.TemporaryDirectory(prefix="bench-dealer-") as tmp:
         print(startup(dealer, Path(tmp), cache, 5 if args.quick else STARTUP_RUNS), flush=True)
-        if not args.quick:  # a long run: numba's cache of the compiled kernels, if stale
+        if not args.quick:  # a long run first
             warm = Path(tmp) / "warm.dlr"
             warm.write_text(WARM_UP)
             count = ["-p", str(LONG_RUN), "-g", str(LONG_RUN), "--seed", "1"]

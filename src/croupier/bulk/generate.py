@@ -266,8 +266,8 @@ def _stack_digits(
     on (``stream``: the stacks' own stream); the bits read are added to ``bits``."""
     digits = plan.digits
     n = count * ROWS_PER_BLOCK
-    data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * digits.row_bytes) for b in range(count))
-    rows = np.frombuffer(data, np.uint8).reshape(n, digits.row_bytes)
+    data = stream.main_blocks(first, count, ROWS_PER_BLOCK * digits.row_bytes, engine)
+    rows = data.reshape(n, digits.row_bytes)
     bits += np.uint32(8 * digits.row_bytes)
     if resolve(engine) == "python":
         values, rejected = accepted_digits(rows, digits, engine)
@@ -347,8 +347,8 @@ def _draw(
     """The digits of every deal of ``count`` blocks from block ``first`` on (``stacks``: the
     stacks' stream and plan, for a layout with stacks)."""
     n = count * ROWS_PER_BLOCK
-    data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * plan.row_bytes) for b in range(count))
-    rows = np.frombuffer(data, np.uint8).reshape(n, plan.row_bytes)
+    data = stream.main_blocks(first, count, ROWS_PER_BLOCK * plan.row_bytes, engine)
+    rows = data.reshape(n, plan.row_bytes)
     bits = np.full(n, 8 * plan.row_bytes, np.uint32)
     digits = None
     numbers: list[int] | None = None

@@ -122,8 +122,8 @@ def uniform_below(
     plan = DigitPlan((0,), (bound,), (width,), (limit,), (0,), width)
     first, last = start // ROWS_PER_BLOCK, (stop - 1) // ROWS_PER_BLOCK
     blocks = last - first + 1
-    data = b"".join(stream.main(first + b, ROWS_PER_BLOCK * width) for b in range(blocks))
-    rows = np.frombuffer(data, np.uint8).reshape(blocks * ROWS_PER_BLOCK, width)
+    data = stream.main_blocks(first, blocks, ROWS_PER_BLOCK * width)
+    rows = data.reshape(blocks * ROWS_PER_BLOCK, width)
     bits = np.full(blocks * ROWS_PER_BLOCK, 8 * width, np.uint32)
     digits, rejected = accepted_digits(rows, plan)
     retry_group(stream, first, plan, digits, rejected, bits)

@@ -118,9 +118,9 @@ class SupportTrials:
             return np.full(count, self.probability == 1, np.bool_), np.zeros(count, np.uint32)
         first, last = start // ROWS_PER_BLOCK, (stop - 1) // ROWS_PER_BLOCK
         size = ROWS_PER_BLOCK * WORD_BITS // 8
-        data = b"".join(self.stream.main(b, size) for b in range(first, last + 1))
+        data = self.stream.main_blocks(first, last - first + 1, size)
         lo = start - first * ROWS_PER_BLOCK
-        words = np.frombuffer(data, ">u2")[lo : lo + count]
+        words = data.view(">u2")[lo : lo + count]
         inside: BoolArray = words < self._head
         bits = np.full(count, WORD_BITS, np.uint32)
         for k in np.flatnonzero(words == self._head).tolist():
