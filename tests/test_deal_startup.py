@@ -3,9 +3,6 @@ command line, without importing Typer, and a short run imports only what it need
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import get_args
 
@@ -18,25 +15,7 @@ from croupier.cli.deal_quick import (
     STRATEGY_NAMES,
     quick_values,
 )
-
-# Runs ``croupier deal ARGS`` as the program does; with "typer" first, by the full
-# command line alone (the quick path skipped), as before it existed.
-_RUN = """
-import sys
-path, args = sys.argv[1], sys.argv[2:]
-sys.argv = ["croupier", "deal", *args]
-if path == "typer":
-    from croupier.cli import quick_run
-    quick_run.QUICK_PATHS.pop("deal")
-from croupier.cli.entry import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-sys.stdout.flush()
-print("MODULES", " ".join(sorted(sys.modules)), file=sys.stderr)
-sys.exit(code)
-"""
+from tests.quick_paths import run_command
 
 NEVER = (
     "typer",
@@ -62,15 +41,7 @@ NEVER = (
 
 
 def _run(path: str, args: list[str], cwd: Path) -> tuple[int, bytes, str, set[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, path, *args],
-        capture_output=True,
-        cwd=cwd,
-        check=False,
-        env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
-    )
-    err, _, modules = done.stderr.decode().rpartition("MODULES ")
-    return done.returncode, done.stdout, err, set(modules.split())
+    return run_command("deal", path, args, cwd)
 
 
 def test_a_default_deal_imports_only_what_it_needs(tmp_path: Path) -> None:

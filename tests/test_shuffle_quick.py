@@ -3,45 +3,18 @@ full command line, without importing Typer."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from croupier.cli.shuffle_quick import FILE_OPTIONS, quick_values
-
-# Runs ``croupier shuffle ARGS`` as the program does; with "typer" first, by the full
-# command line alone (the quick path skipped), as before it existed.
-_RUN = """
-import sys
-path, args = sys.argv[1], sys.argv[2:]
-sys.argv = ["croupier", "shuffle", *args]
-if path == "typer":
-    from croupier.cli import quick_run
-    quick_run.QUICK_PATHS.pop("shuffle")
-from croupier.cli.entry import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-sys.stdout.flush()
-print("MODULES", " ".join(sorted(sys.modules)), file=sys.stderr)
-sys.exit(code)
-"""
+from tests.quick_paths import run_command
 
 
 def _run(
     path: str, args: list[str], cwd: Path, stdin: bytes = b""
 ) -> tuple[int, bytes, str, set[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, path, *args],
-        input=stdin, capture_output=True, cwd=cwd, check=False,
-        env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
-    )  # fmt: skip
-    err, _, modules = done.stderr.decode().rpartition("MODULES ")
-    return done.returncode, done.stdout, err, set(modules.split())
+    return run_command("shuffle", path, args, cwd, stdin)
 
 
 CASES = [
