@@ -360,68 +360,82 @@ def _joined(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bytes:
     "shape",
     ["lines", "few long", "many long", "tiny data", "one", "wide mean", "same length"],
 )
-@pytest.mark.parametrize("block", [1 << 18, 40])
-def test_gather_by_fixed_items_writes_every_byte_once(
-    shape: str, block: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Short records are read as fixed-size items and written in output order, each
-    # over the bytes the one before wrote past its end: a record written out of order,
-    # one left too long, or one near the end of the input read short would show.
-    from croupier.scale import records
+def test_gather_kernel_matches_the_joined_slices(shape: str) -> None:
+    # The compiled gather against its plain specification (slices joined) and against
+    # bytes sliced here: every record once, in order, 32- and 64-bit places, with and
+    # without an order, and a given total.
+    from croupier.scale.records import gather_reference
 
-    monkeypatch.setattr(records, "_GATHER_BLOCK", block)  # 40: blocks of one to three items
-    rng = np.random.default_rng(len(shape) * 7 + block)
+    rng = np.random.default_rng(len(shape) * 7)
     n = {"tiny data": 3, "one": 1}.get(shape, 3000)
     lengths = rng.integers(1, 122, n)
     if shape == "few long":
         lengths[rng.choice(n, 9, replace=False)] = rng.integers(300, 5000, 9)
     if shape == "many long":
         lengths[::3] = rng.integers(200, 400, lengths[::3].size)
-    if shape == "wide mean":  # past the fixed-item limit: by length, or sliced and joined
+    if shape == "wide mean":
         lengths = rng.integers(200, 700, n)
     if shape == "same length":
         lengths[:] = 37
     data = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
     starts = np.cumsum(lengths) - lengths
     for order in (rng.permutation(n), np.arange(n)[::-1], np.arange(n)):
-        # (the last records of the input come first, last, and in between)
-        got = gather(data, starts[order], lengths[order])
-        assert got.tobytes() == _joined(data, starts[order], lengths[order])
-        assert got.size == int(lengths.sum())
-    sample = rng.choice(n, min(n, 50), replace=False)  # a subset, with 32-bit places
-    got = gather(data, starts[sample].astype(np.int32), lengths[sample].astype(np.uint32))
-    assert got.tobytes() == _joined(data, starts[sample], lengths[sample])
+        want = _joined(data, starts[order], lengths[order])
+        assert gather(data, starts[order], lengths[order]).tobytes() == want
+        assert gather(data, starts, lengths, order).tobytes() == want
+        narrow = gather(data, starts.astype(np.int32), lengths.astype(np.uint32), order)
+        assert narrow.tobytes() == want
+        given = gather(data, starts, lengths, order, total=len(want))
+        assert given.tobytes() == want
+        assert gather_reference(data, starts, lengths, order).tobytes() == want
+        assert gather(data, starts, lengths, order, engine="python").tobytes() == want
+    assert gather(data, starts, lengths, np.zeros(0, np.int64)).size == 0
 
 
-def test_gather_checks_that_numpy_writes_in_order_and_else_moves_by_length(
-    monkeypatch: pytest.MonkeyPatch,
+def test_gather_kernel_refuses_places_outside_its_buffers() -> None:
+    from croupier._core import record_kernels
+
+    data = np.frombuffer(b"abcdef", np.uint8)
+    starts = np.array([0, 2, 4], np.int64)
+    lengths = np.array([2, 2, 2], np.uint32)
+    out = np.zeros(6, np.uint8)
+    assert record_kernels.gather64(data, starts, lengths, np.array([2, 0]), 0, 2, out) == 4
+    assert out[:4].tobytes() == b"efab"
+    with pytest.raises(ValueError, match="outside the data"):  # no record 3
+        record_kernels.gather64(data, starts, lengths, np.array([3]), 0, 1, out)
+    with pytest.raises(ValueError, match="outside the data"):  # a record past the data
+        record_kernels.gather64(data, np.array([0, 2, 5]), lengths, np.array([2]), 0, 1, out)
+    with pytest.raises(ValueError, match="do not fit"):
+        record_kernels.gather64(data, starts, lengths, np.array([0, 1]), 0, 2, out[:3])
+    with pytest.raises(ValueError, match="a <= b"):
+        record_kernels.gather64(data, starts, lengths, np.array([0]), 0, 2, out)
+
+
+@given(
+    lengths=st.lists(st.integers(1, 40), min_size=1, max_size=80),
+    slice_bytes=st.integers(1, 100),
+    long_record=st.integers(1, 50),
+)
+def test_output_slices_cover_the_order_and_keep_long_records_alone(
+    lengths: list[int], slice_bytes: int, long_record: int
 ) -> None:
-    from croupier.scale import records
+    from croupier._core import record_kernels
 
-    assert records._writes_in_order()  # (this numpy: the fixed-size path runs)
-
-    def written_backwards(data: Any, starts: Any, lengths: Any, out_starts: Any, total: int,
-                          width: int) -> Any:  # fmt: skip
-        # a numpy that wrote an index array's items in another order
-        out = np.zeros(total + width, np.uint8)
-        items, places = records._fixed_view(data, width), records._fixed_view(out, width)
-        for i in reversed(range(lengths.size)):
-            places[out_starts[i]] = items[min(int(starts[i]), data.size - width)]
-        return out[:total]
-
-    monkeypatch.setattr(records, "_gather_fixed", written_backwards)
-    monkeypatch.setattr(records, "_IN_ORDER", [])
-    assert not records._writes_in_order()
-    rng = np.random.default_rng(11)
-    lengths = rng.integers(1, 60, 2000)
-    data = rng.integers(0, 256, int(lengths.sum()), dtype=np.uint8)
-    starts = np.cumsum(lengths) - lengths
-    order = rng.permutation(lengths.size)
-    got = gather(data, starts[order], lengths[order])  # by length, as before
-    assert got.tobytes() == _joined(data, starts[order], lengths[order])
-
-
-# -- statistics and bits on bigger inputs --------------------------------------------------------
+    sizes = np.array(lengths, np.uint32)
+    order = np.random.default_rng(len(lengths)).permutation(sizes.size).astype(np.int64)
+    ends, nbytes = np.zeros(sizes.size, np.int64), np.zeros(sizes.size, np.int64)
+    made = record_kernels.cut_slices(sizes, order, 0, order.size, slice_bytes, long_record,
+                                     ends, nbytes)  # fmt: skip
+    bounds = [0, *ends[:made].tolist()]
+    assert bounds[-1] == order.size and all(a < b for a, b in itertools.pairwise(bounds))
+    for (a, b), size in zip(itertools.pairwise(bounds), nbytes[:made].tolist(), strict=True):
+        held = [lengths[i] for i in order[a:b].tolist()]
+        assert size == sum(held)
+        if any(h >= long_record for h in held):
+            assert len(held) == 1  # a long record is a slice alone
+        elif b != order.size and lengths[int(order[b])] < long_record:
+            assert size >= slice_bytes  # cut only once full (or before a long record)
+            assert size - held[-1] < slice_bytes  # and at the first record that fills it
 
 
 def test_positions_are_uniform_through_buckets() -> None:
@@ -771,21 +785,21 @@ def test_the_pieces_of_a_file_shuffle_never_change_its_bytes(
     st.integers(1, 9),
     st.sampled_from([RecordFormat(), RecordFormat(0), RecordFormat(None, 3)]),
 )
-def test_separators_counted_while_reading_are_the_record_ends(
+def test_separators_found_while_reading_are_the_record_ends(
     pieces: list[bytes], block: int, fmt: RecordFormat
 ) -> None:
     from croupier.scale import records
-    from croupier.scale.records import count_separators, read_counting, record_ends
+    from croupier.scale.records import count_separators, read_finding, record_ends
 
     data = b"".join(pieces)
     buffer = np.zeros(len(data), np.uint8)
-    got, counted = read_counting(io.BytesIO(data), buffer, fmt, block=block)
+    got, found = read_finding(io.BytesIO(data), buffer, fmt, block=block)
     assert got == len(data) and buffer.tobytes() == data
     plain = [i + 1 for i, b in enumerate(data) if b == fmt.separator]
     if fmt.separator is None:
-        assert counted is None and count_separators(buffer, fmt) == 0
+        assert found is None and count_separators(buffer, fmt) == 0
     else:
-        assert counted == len(plain)
+        assert found is not None and found.tolist() == plain
         old, records._SCAN = records._SCAN, block  # the threaded scan and count, in blocks
         try:
             assert record_ends(buffer, fmt, offset=5, threads=2).tolist() == [e + 5 for e in plain]

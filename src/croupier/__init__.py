@@ -70,17 +70,6 @@ from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from croupier.cards import (
-    CARD_STYLES,
-    Card,
-    CardStyle,
-    Rank,
-    Suit,
-    format_card,
-    format_cards,
-    parse_card,
-    parse_cards,
-)
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
@@ -88,6 +77,17 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from croupier.bulk.array import DealArray
+    from croupier.cards import (
+        CARD_STYLES,
+        Card,
+        CardStyle,
+        Rank,
+        Suit,
+        format_card,
+        format_cards,
+        parse_card,
+        parse_cards,
+    )
     from croupier.dealing.deal import Deal
     from croupier.dealing.layout import Layout
     from croupier.dealing.layout import make_layout as layout
@@ -132,6 +132,20 @@ __all__ = [
 T = TypeVar("T")
 
 _LAZY = {
+    **{
+        name: ("croupier.cards", name)
+        for name in (
+            "CARD_STYLES",
+            "Card",
+            "CardStyle",
+            "Rank",
+            "Suit",
+            "format_card",
+            "format_cards",
+            "parse_card",
+            "parse_cards",
+        )
+    },
     "Deal": ("croupier.dealing.deal", "Deal"),
     "DealArray": ("croupier.bulk.array", "DealArray"),
     "Deck": ("croupier.deck", "Deck"),
@@ -317,6 +331,8 @@ def _layout_of(
                 "already a Layout (build another with croupier.layout)"
             )
         return game
+    from croupier.cards import Card
+
     key = (game, players, _cache_key(hands, int), _cache_key(deck, Card))
     if _UNCACHED not in key and isinstance(game, str | None) and type(players) in (int, type(None)):
         lay = _cached_layout(*key)  # layouts are immutable: one per set of options

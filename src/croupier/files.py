@@ -77,11 +77,16 @@ with the writer's process id it tells a stale temporary from one still being wri
 
 @functools.cache
 def _host_tag() -> str:
-    """:data:`HOST_TAG`, computed on first use (``socket`` is not imported by a run that
-    writes no file)."""
-    import socket
+    """:data:`HOST_TAG`, computed on first use: the host name is ``os.uname()``'s (what
+    ``socket.gethostname`` returns, without importing ``socket``), or ``socket``'s where
+    there is no ``uname``."""
+    if hasattr(os, "uname"):
+        name = os.uname().nodename
+    else:  # pragma: no cover - Windows
+        import socket
 
-    return hashlib.sha256(socket.gethostname().encode("utf-8", "surrogateescape")).hexdigest()[:8]
+        name = socket.gethostname()
+    return hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
 
 
 def __getattr__(name: str) -> str:

@@ -68,7 +68,7 @@ from croupier.scale.records import (
     count_separators,
     emit,
     gather,
-    read_counting,
+    read_finding,
     read_into,
     record_ends,
     stdin_bytes,
@@ -185,7 +185,7 @@ class RecordLimits:
     """Counts the records of an input as its bytes go by and refuses one past the limits.
 
     ``records`` is the complete records seen, ``open`` the bytes of the record not yet
-    ended.  Each block costs one comparison of its bytes (numpy), like counting them.
+    ended.  Each block costs one pass of the compiled core over its bytes (counting them).
 
     >>> limits = RecordLimits(RecordFormat(), "x")
     >>> limits.take(np.frombuffer(b"ab\\ncd", np.uint8)); (limits.records, limits.open)
@@ -205,20 +205,24 @@ class RecordLimits:
         if self.fmt.record_size is not None:
             self.records = self.seen // self.fmt.record_size
         elif block.size:
-            found = block == self.fmt.separator
-            count = int(np.count_nonzero(found))
+            from croupier._core import record_kernels
+
+            separator = self.fmt.separator
+            assert separator is not None
+            count, first, last = record_kernels.separator_span(
+                np.ascontiguousarray(block), separator
+            )
             if not count:
                 self.open += block.size
             else:
-                first = int(np.argmax(found))
                 if self.open + first + 1 > MAX_RECORD_BYTES:
                     raise _too_long(self.what)
                 if block.size > MAX_RECORD_BYTES:  # (records inside one block: never at 1 GiB)
-                    places = np.flatnonzero(found)
+                    places = np.flatnonzero(block == separator)
                     if places.size > 1 and int(np.diff(places).max()) > MAX_RECORD_BYTES:
                         raise _too_long(self.what)
                 self.records += count
-                self.open = int(np.argmax(found[::-1]))  # the bytes after the last separator
+                self.open = block.size - 1 - last  # the bytes after the last separator
             if self.open >= MAX_RECORD_BYTES:  # its ending is still to come
                 raise _too_long(self.what)
         if self.records > MAX_RECORDS:
@@ -229,15 +233,24 @@ class _Layout:
     """Where the records of an in-memory buffer are: BOM, starts, lengths, an added ending."""
 
     def __init__(
-        self, data: npt.NDArray[np.uint8], size: int, fmt: RecordFormat, what: str = "the input"
+        self,
+        data: npt.NDArray[np.uint8],
+        size: int,
+        fmt: RecordFormat,
+        what: str = "the input",
+        found: npt.NDArray[Any] | None = None,
     ) -> None:
         """``data`` holds the ``size`` input bytes and room for two more (an added ending);
-        the records are found in two threads (:func:`record_ends`)."""
+        the records are found in two threads (:func:`record_ends`) unless ``found`` holds
+        their ends already (of all ``size`` bytes: a byte-order mark holds no separator)."""
         self.bom = _bom(data, size, fmt)
         body = data[self.bom : size]
         place = place_type(size)
         small = place is np.int32
-        ends = record_ends(body, fmt, offset=self.bom, dtype=place)
+        if found is not None and found.dtype == place:
+            ends = found
+        else:
+            ends = record_ends(body, fmt, offset=self.bom, dtype=place)
         self.open = _open_end(data, size, fmt, self.bom)
         if self.open:
             previous = (
@@ -518,14 +531,18 @@ class _Run:
         last = int(starts[-1] + lengths[-1])
         self.last_complete = bytes(data[max(int(starts[-1]), last - 2) : last])
         if len(buckets) == 1:
-            which = np.zeros(keys.size, np.intp)
-            order = np.arange(keys.size)
-        else:
-            which = (keys >> np.uint64(shift)).astype(np.intp)
-            order = np.argsort(which.astype(np.uint16), kind="stable")
-        counts = np.bincount(which, minlength=len(buckets))
+            order = np.arange(keys.size, dtype=np.int64)
+            counts = np.array([keys.size], np.int64)
+        else:  # a stable counting sort by bucket (croupier._core.keyed)
+            from croupier._core import keyed
+
+            which = (keys >> np.uint64(shift)).astype(np.uint32)
+            counts = np.zeros(len(buckets), np.int64)
+            keyed.count(which, 0, which.size, counts)
+            order = np.empty(which.size, np.int64)
+            keyed.place(which, 0, which.size, np.cumsum(counts) - counts, order)
         s_lengths = lengths[order]
-        gathered = gather(data, starts[order], s_lengths)
+        gathered = gather(data, starts, lengths, order)
         meta = np.empty(order.size, META)
         meta["key"] = keys[order]
         meta["len"] = s_lengths
@@ -781,14 +798,15 @@ def _shuffle(infile: BinaryIO, size: int, job: _Job) -> FileShuffleReport:
     report.bytes = size
     if _cost(size + 2, 1) <= memory:
         data = np.zeros(size + 2, np.uint8)
-        # (the separators are counted while the file is read: the records are known)
-        got, separators = read_counting(infile, data[:size], fmt)
+        # (the records are found while the file is read: their number is known at once)
+        got, ends = read_finding(infile, data[:size], fmt, dtype=place_type(size))
         if got != size or infile.read(1):
             raise FileFormatError(f"the input changed while it was read (not {size:,} bytes)")
         job.step(size)
-        n = _record_count(data, size, fmt, separators, job.what)
+        n = _record_count(data, size, fmt, None if ends is None else ends.size, job.what)
         if _cost(size + 2, n) <= memory:
-            return _in_memory(data, size, job, n)
+            return _in_memory(data, size, job, n, ends)
+        del ends
         del data
         infile.seek(0)
     run = _Run(fmt, job.draws, job.params, memory, report, job.step, job.what)
@@ -822,11 +840,16 @@ def _shuffle(infile: BinaryIO, size: int, job: _Job) -> FileShuffleReport:
 
 
 def _in_memory(
-    data: npt.NDArray[np.uint8], size: int, job: _Job, n: int | None = None
+    data: npt.NDArray[np.uint8],
+    size: int,
+    job: _Job,
+    n: int | None = None,
+    ends: npt.NDArray[Any] | None = None,
 ) -> FileShuffleReport:
     """Shuffle the input held in ``data`` (and room for an added ending): one pass to write.
 
-    ``n`` is the number of records when known (counted while reading).  The
+    ``n`` is the number of records when known, and ``ends`` the ends of the complete
+    records (found while reading; :func:`~croupier.scale.records.record_ends`).  The
     arrangement of the ``n`` records begins in another thread while the records
     are found here, so neither waits for the other.  (``step`` is told of the
     output; a run through buckets reads the input twice, so the in-memory run
@@ -836,7 +859,7 @@ def _in_memory(
     n = _record_count(data, size, fmt, None, job.what) if n is None else n
     arrangement = _Arrangement(n, job.draws, job.params, job.report)
     try:
-        layout = _Layout(data, size, fmt, job.what)
+        layout = _Layout(data, size, fmt, job.what, ends)
         if layout.starts.size != n:  # (the same bytes, counted twice: never)
             raise AssertionError(f"{layout.starts.size} records found, {n} counted")
         sink = OutputSink(job.write, drop_final=fmt if layout.open else None)

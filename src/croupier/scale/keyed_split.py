@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core.engines import Engine, resolve
 from croupier.errors import CroupierError
 from croupier.randomness.source import BitSource
 from croupier.randomness.uniform import Chooser
@@ -51,6 +52,7 @@ from croupier.shuffling.split import (
     _ChooserDraws,
     split_levels,
 )
+from croupier.shuffling.split_move import PARALLEL_FROM, RECIPROCAL_BITS, _in_two, reciprocals
 from croupier.shuffling.split_numpy import (
     LeafTables,
     arrange_leaves,
@@ -129,7 +131,13 @@ class KeyedParams:
 
 
 class LeafDraws(Protocol):
-    """Where keys and leaf draws come from (the streams; a source or a chooser in tests)."""
+    """Where keys and leaf draws come from (the streams; a source or a chooser in tests).
+
+    ``engine`` names who sorts the keys and arranges the leaves (:mod:`croupier._core.engines`);
+    the result never depends on it.
+    """
+
+    engine: Engine
 
     def keys(self, start: int, count: int, k: int) -> npt.NDArray[Any]:
         """The ``k``-bit keys of items ``start .. start + count - 1`` (any unsigned type)."""
@@ -140,6 +148,31 @@ class LeafDraws(Protocol):
     ) -> tuple[npt.NDArray[np.uint64], int]:
         """The accepted value of every chunk of these leaves (leaf by leaf), and the bits read."""
         ...
+
+    def arrange(
+        self,
+        order: npt.NDArray[np.intp],
+        leaves: npt.NDArray[np.uint64],
+        sizes: npt.NDArray[np.int64],
+        starts: npt.NDArray[np.int64],
+        tables: LeafTables,
+    ) -> int:
+        """Fisher–Yates in these leaves of ``order`` (in place) from their draws; the bits read."""
+        ...
+
+
+def _arrange_by_values(
+    draws: LeafDraws,
+    order: npt.NDArray[np.intp],
+    leaves: npt.NDArray[np.uint64],
+    sizes: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    tables: LeafTables,
+) -> int:
+    """:meth:`LeafDraws.arrange` from :meth:`LeafDraws.leaf_values` (the specification)."""
+    values, bits = draws.leaf_values(leaves, sizes, tables)
+    arrange_leaves(order, starts, sizes, values, tables)
+    return bits
 
 
 class KeyedStreams:
@@ -152,32 +185,41 @@ class KeyedStreams:
     ``b`` and ``j`` as 8-byte big-endian numbers.  The key is the first 256
     bits of the random source (:meth:`from_source`).  Objects of this class
     are plain data (the key): they pickle, so cluster workers get the same
-    streams.
+    streams.  ``engine`` runs the keys, the sort and the leaves in the
+    compiled core (``"auto"``) or in the plain specification (``"python"``):
+    the same results either way.
 
     >>> s = KeyedStreams(bytes(32))
     >>> s.keys(3, 2, 4).tolist() == s.keys(0, 5, 4).tolist()[3:]
     True
     """
 
-    def __init__(self, key: bytes, *, params: KeyedParams | None = None) -> None:
+    def __init__(
+        self, key: bytes, *, params: KeyedParams | None = None, engine: Engine = "auto"
+    ) -> None:
         if len(key) != 32:
             raise CroupierError(f"a keyed split key has 32 bytes, not {len(key)}")
         self.key = bytes(key)
         self.params = params or KeyedParams()
+        self.engine: Engine = engine
+        self._compiled = resolve(engine) == "compiled"
         self._block: tuple[int, int, bytes] = (-1, -1, b"")
+        self._reciprocals: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]] | None = None
 
     def __getstate__(self) -> dict[str, object]:
-        return {"key": self.key, "params": self.params}
+        return {"key": self.key, "params": self.params, "engine": self.engine}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        key, params = state["key"], state["params"]
+        key, params, engine = state["key"], state["params"], state.get("engine", "auto")
         assert isinstance(key, bytes) and isinstance(params, KeyedParams)
-        self.__init__(key, params=params)  # type: ignore[misc]
+        self.__init__(key, params=params, engine=engine)  # type: ignore[misc]
 
     @classmethod
-    def from_source(cls, source: BitSource, params: KeyedParams | None = None) -> KeyedStreams:
+    def from_source(
+        cls, source: BitSource, params: KeyedParams | None = None, engine: Engine = "auto"
+    ) -> KeyedStreams:
         """The streams keyed by the next 256 bits of ``source``."""
-        return cls(source.bits(256).to_bytes(32, "big"), params=params)
+        return cls(source.bits(256).to_bytes(32, "big"), params=params, engine=engine)
 
     def key_block(self, block: int, k: int) -> bytes:
         """Block ``block`` of the key stream for ``k``-bit keys (the last one made is kept)."""
@@ -191,7 +233,20 @@ class KeyedStreams:
 
         Of the smallest unsigned type that holds them (16, 32 or 64 bits).
         """
-        out = np.empty(count, np.uint16 if k <= 16 else np.uint32 if k <= 25 else _U64)
+        dtype = np.uint16 if k <= 16 else np.uint32 if k <= 25 else _U64
+        if self._compiled and 0 < k <= 32 and count:
+            from croupier._core import keyed
+
+            wide = np.empty(count, np.uint32)
+            # (two threads, each over whole blocks of the key stream)
+            middle = min(count, max(0, -(-(start + count // 2) // KEY_BLOCK) * KEY_BLOCK - start))
+            _in_two(
+                count >= PARALLEL_FROM and 0 < middle < count,
+                lambda: keyed.keys(self.key, k, start, wide[:middle]),
+                lambda: keyed.keys(self.key, k, start + middle, wide[middle:]),
+            )
+            return wide if dtype is np.uint32 else wide.astype(dtype)
+        out = np.empty(count, dtype)
         done = 0
         while done < count:
             block, offset = divmod(start + done, KEY_BLOCK)
@@ -290,6 +345,52 @@ class KeyedStreams:
             )  # fmt: skip
         return values, bits
 
+    def arrange(
+        self,
+        order: npt.NDArray[np.intp],
+        leaves: npt.NDArray[np.uint64],
+        sizes: npt.NDArray[np.int64],
+        starts: npt.NDArray[np.int64],
+        tables: LeafTables,
+    ) -> int:
+        """Fisher–Yates in these leaves of ``order`` (in place) from their streams; the bits read.
+
+        Leaf ``g`` holds ``order[starts[g] : starts[g] + sizes[g]]``.  Compiled: each
+        leaf's stream, draws and swaps in one pass (``croupier._core.keyed``); plain:
+        :meth:`leaf_values` and ``arrange_leaves``.
+        """
+        if not self._compiled or order.dtype != np.int64 or not order.flags.c_contiguous:
+            return _arrange_by_values(self, order, leaves, sizes, starts, tables)
+        from croupier._core import keyed
+
+        biggest = int(sizes.max()) if sizes.size else 0
+        magic, shift = np.zeros(0, _U64), np.zeros(0, _U64)
+        if self.params.chunk_bits <= RECIPROCAL_BITS:
+            if self._reciprocals is None or self._reciprocals[0].size <= biggest:
+                self._reciprocals = reciprocals(max(2048, 2 * biggest + 1))
+            magic, shift = self._reciprocals
+        return int(
+            keyed.arrange(
+                self.key,
+                np.ascontiguousarray(leaves, _U64),
+                np.ascontiguousarray(sizes, np.int64),
+                np.ascontiguousarray(starts, np.int64),
+                0,
+                int(sizes.size),
+                tables.first,
+                tables.count,
+                tables.leaf_bits,
+                tables.ranges,
+                tables.widths,
+                tables.highest,
+                tables.top,
+                tables.bottom,
+                magic,
+                shift,
+                order,
+            )
+        )
+
 
 class SourceDraws:
     """Keys and leaf draws read in request order from one source or chooser (tests, examples).
@@ -305,8 +406,11 @@ class SourceDraws:
     [1, 0, 1]
     """
 
-    def __init__(self, source: BitSource | Chooser, margin_bits: int = MARGIN_BITS) -> None:
+    def __init__(
+        self, source: BitSource | Chooser, margin_bits: int = MARGIN_BITS, engine: Engine = "auto"
+    ) -> None:
         self.source = source
+        self.engine: Engine = engine
         self.draws = (
             _BitDraws(source, margin_bits)
             if isinstance(source, BitSource)
@@ -331,6 +435,16 @@ class SourceDraws:
         after = self.source.bits_used if isinstance(self.source, BitSource) else 0.0
         return np.array(out, _U64), int(after - before)
 
+    def arrange(
+        self,
+        order: npt.NDArray[np.intp],
+        leaves: npt.NDArray[np.uint64],
+        sizes: npt.NDArray[np.int64],
+        starts: npt.NDArray[np.int64],
+        tables: LeafTables,
+    ) -> int:
+        return _arrange_by_values(self, order, leaves, sizes, starts, tables)
+
 
 def leaf_tables_for(sizes: npt.NDArray[np.int64], params: KeyedParams) -> LeafTables:
     """The leaf tables of these sizes under ``params``: the split shuffle's
@@ -341,6 +455,62 @@ def leaf_tables_for(sizes: npt.NDArray[np.int64], params: KeyedParams) -> LeafTa
     [40, 29, 16]
     """
     return leaf_tables(sizes, params.split)
+
+
+_Fill = Callable[[int, int], None]
+"""Puts the items of the leaves with keys ``lo .. hi - 1`` in their places of the order."""
+
+
+def _order_and_leaves(
+    keys: npt.NDArray[Any], k: int, engine: Engine
+) -> tuple[
+    npt.NDArray[np.intp],
+    npt.NDArray[np.uint64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    _Fill | None,
+]:
+    """The stable order of the keys, and the leaves: their keys, sizes and first places.
+
+    Compiled (``croupier._core.keyed``), when every key has a counter (``2**k`` at
+    most four times the items): the keys are counted (in two halves), and the order is
+    *not filled yet*: the returned ``fill(lo, hi)`` puts the items of keys ``lo .. hi - 1``
+    in their places (each half of the items in one thread), so the first leaves can be
+    arranged while the order of the later ones is still to be made.  Else the order is
+    made whole by radix passes and ``fill`` is ``None``.
+    """
+    n = keys.size
+    if resolve(engine) == "compiled" and 0 < k <= 32 and n >= 2 and 1 << k <= 4 * n:
+        from croupier._core import keyed
+
+        wide = np.ascontiguousarray(keys, np.uint32)
+        half = n // 2
+        counts, second = np.zeros(1 << k, np.int64), np.zeros(1 << k, np.int64)
+        parallel = n >= PARALLEL_FROM
+        _in_two(
+            parallel,
+            lambda: keyed.count(wide, 0, half, counts),
+            lambda: keyed.count(wide, half, n, second),
+        )
+        total = counts + second
+        first_place = np.cumsum(total) - total
+        second_place = first_place + counts
+        order: npt.NDArray[np.intp] = np.empty(n, np.int64)
+
+        def fill(lo: int, hi: int) -> None:
+            _in_two(
+                parallel,
+                lambda: keyed.place(wide, 0, half, first_place, order, lo, hi),
+                lambda: keyed.place(wide, half, n, second_place, order, lo, hi),
+            )
+
+        leaves = np.flatnonzero(total)
+        sizes = total[leaves]
+        return order, leaves.astype(_U64), sizes, np.cumsum(sizes) - sizes, fill
+    order = stable_key_order(keys, k)
+    if n < 2:
+        return order, np.zeros(0, _U64), np.zeros(0, np.int64), np.zeros(0, np.int64), None
+    return (order, *_leaves(keys, k, order), None)
 
 
 def _leaves(
@@ -398,12 +568,11 @@ def keyed_pieces(
     True
     """
     p = params or KeyedParams()
-    order = stable_key_order(keys, k)
     n = keys.size
+    order, leaves, sizes, starts, fill = _order_and_leaves(keys, k, draws.engine)
     if n < 2:
         yield order, 0
         return
-    leaves, sizes, starts = _leaves(keys, k, order)
     if piece <= 0 or piece >= n:
         cuts = [0, leaves.size]
     else:  # the first leaf starting at or after each mark
@@ -413,9 +582,10 @@ def keyed_pieces(
         a = int(starts[i])
         b = int(starts[j - 1] + sizes[j - 1])
         part = order[a:b]
+        if fill is not None:
+            fill(int(leaves[i]), int(leaves[j - 1]) + 1)
         tables = leaf_tables_for(sizes[i:j], p)
-        values, bits = draws.leaf_values(leaves[i:j], sizes[i:j], tables)
-        arrange_leaves(part, starts[i:j] - a, sizes[i:j], values, tables)
+        bits = draws.arrange(part, leaves[i:j], sizes[i:j], starts[i:j] - a, tables)
         yield part, bits
 
 

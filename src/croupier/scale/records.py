@@ -6,9 +6,8 @@ up to and including a newline), a NUL-terminated record (``-z``) or a block
 of a fixed number of bytes (``--records N``).
 
 :func:`gather` copies records to a new order without a Python object per
-record: short records are moved as fixed-size items (a strided view of the
-input) written in output order, longer ones by length, each a few numpy
-copies, which run at memory speed.
+record: one compiled copy per record, the records ahead prefetched, so it runs
+at the speed of memory (``croupier._core.record_kernels``).
 
 >>> data = np.frombuffer(b"bb\\na\\ncc\\n", np.uint8)
 >>> ends = record_ends(data, RecordFormat())
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import collections
 import io
-import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 import numpy.typing as npt
 
+from croupier._core.engines import Engine, resolve
 from croupier.errors import CroupierError
 
 __all__ = [
@@ -42,7 +41,7 @@ __all__ = [
     "count_separators",
     "emit",
     "gather",
-    "read_counting",
+    "read_finding",
     "read_into",
     "record_ends",
     "stdin_bytes",
@@ -55,10 +54,6 @@ LONG_RECORD = 1 << 20
 """Records of this many bytes or more are written straight from the input, not gathered."""
 
 _SCAN = 1 << 22  # bytes compared at a time when finding separators (stays in the cache)
-_FEW_PER_LENGTH = 6  # below this many records per distinct length, slices are joined instead
-_NARROW_MEAN = 256
-"""Records of at most this many bytes on average are gathered as fixed-size items."""
-_GATHER_BLOCK = 1 << 18  # bytes of fixed-size items read at a time by gather
 
 Write = Callable[[Any], object]
 
@@ -108,9 +103,25 @@ class RecordFormat:
 
 
 def _separators(
-    data: npt.NDArray[np.uint8], separator: int, first: int, dtype: type[np.signedinteger[Any]]
+    data: npt.NDArray[np.uint8],
+    separator: int,
+    first: int,
+    dtype: type[np.signedinteger[Any]],
+    engine: Engine = "auto",
 ) -> npt.NDArray[Any]:
-    """The places one past each ``separator`` in ``data``, plus ``first``, of ``dtype``."""
+    """The places one past each ``separator`` in ``data``, plus ``first``, of ``dtype``.
+
+    Compiled: counted, then found (``croupier._core.record_kernels``); plain: numpy.
+    """
+    if resolve(engine) == "compiled":
+        from croupier._core import record_kernels
+
+        ends: npt.NDArray[Any] = np.empty(record_kernels.count_byte(data, separator), dtype)
+        if np.dtype(dtype).itemsize == 4:
+            record_kernels.byte_ends32(data, separator, first, ends)
+        else:
+            record_kernels.byte_ends64(data, separator, first, ends)
+        return ends
     found = np.flatnonzero(data == separator)
     if dtype is not np.intp:
         found = found.astype(dtype)
@@ -125,12 +136,13 @@ def record_ends(
     offset: int = 0,
     dtype: type[np.signedinteger[Any]] = np.int64,
     threads: int = 2,
+    engine: Engine = "auto",
 ) -> npt.NDArray[Any]:
     """The end (one past the separator) of every complete record of ``data``, plus ``offset``.
 
     Of ``dtype`` (``int64``; ``int32`` when the ends are known to fit, half the memory).
-    Large inputs are scanned in ``threads`` threads (numpy compares without holding the
-    interpreter).
+    Large inputs are scanned in ``threads`` threads (the kernels run without holding the
+    interpreter); ``engine="python"`` finds them with numpy, the specification.
     """
     if fmt.record_size is not None:
         first = fmt.record_size + offset
@@ -139,7 +151,7 @@ def record_ends(
     separator = fmt.separator
 
     def scan(a: int) -> npt.NDArray[Any]:
-        return _separators(data[a : a + _SCAN], separator, a + offset, dtype)
+        return _separators(data[a : a + _SCAN], separator, a + offset, dtype, engine)
 
     starts = range(0, data.size, _SCAN)
     if threads > 1 and len(starts) > 1:
@@ -180,194 +192,119 @@ def count_separators(data: npt.NDArray[np.uint8], fmt: RecordFormat) -> int:
     """
     if fmt.separator is None:
         return 0
+    if data.flags.c_contiguous:
+        from croupier._core import record_kernels
+
+        return int(record_kernels.count_byte(data, fmt.separator))
     total = 0
     for a in range(0, data.size, _SCAN):  # (the comparison stays in the cache)
         total += int(np.count_nonzero(data[a : a + _SCAN] == fmt.separator))
     return total
 
 
-def read_counting(
+def read_finding(
     handle: BinaryIO,
     buffer: npt.NDArray[np.uint8],
     fmt: RecordFormat,
     *,
+    dtype: type[np.signedinteger[Any]] = np.int64,
     block: int = _SCAN,
-) -> tuple[int, int | None]:
-    """Fill ``buffer`` from ``handle`` and count the separators as it fills: bytes read,
-    separators.
+) -> tuple[int, npt.NDArray[Any] | None]:
+    """Fill ``buffer`` from ``handle`` and find the records' ends as it fills: bytes read,
+    and the end of every complete record (:func:`record_ends` of the bytes read).
 
-    Each block read is counted in another thread while the next one is read
-    (counting is quicker than reading, so it costs nothing beside it).  Where the
-    records are is found afterwards (:func:`record_ends`), while their
-    arrangement, which needs only their number, is made.  The count is ``None``
-    for fixed-size records (they need none) and for a stream without
-    ``readinto`` (read by :func:`read_into`).
+    Each block read is scanned in another thread while the next one is read
+    (scanning is quicker than reading, so it costs nothing beside it).  The ends
+    are ``None`` for fixed-size records (they need none) and for a stream
+    without ``readinto`` (read by :func:`read_into`).
 
     >>> import io
     >>> buf = np.zeros(8, np.uint8)
-    >>> read_counting(io.BytesIO(b"ab\\ncd\\ne"), buf, RecordFormat(), block=2)
-    (7, 2)
+    >>> got, ends = read_finding(io.BytesIO(b"ab\\ncd\\ne"), buf, RecordFormat(), block=2)
+    >>> got, ends.tolist()
+    (7, [3, 6])
     """
     readinto = getattr(handle, "readinto", None)
     if fmt.separator is None or readinto is None:
         return read_into(handle, buffer), None
+    separator = fmt.separator
     view = memoryview(buffer)  # type: ignore[arg-type]
     got = 0
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    parts: list[Future[int]] = []
+    parts: list[Future[npt.NDArray[Any]]] = []
     with ThreadPoolExecutor(1) as pool:
         while got < len(view):
             n = readinto(view[got : got + block])
             if not n:
                 break
-            parts.append(pool.submit(count_separators, buffer[got : got + n], fmt))
+            parts.append(pool.submit(_separators, buffer[got : got + n], separator, got, dtype))
             got += n
-        return got, sum(part.result() for part in parts)
-
-
-_VOID: dict[int, np.dtype[Any]] = {}
-
-
-def _fixed_view(buffer: npt.NDArray[np.uint8], size: int) -> npt.NDArray[Any]:
-    """``buffer`` as overlapping items of ``size`` bytes, one starting at every byte."""
-    dtype = _VOID.get(size)
-    if dtype is None:
-        dtype = _VOID.setdefault(size, np.dtype((np.void, size)))
-    return np.ndarray((buffer.size - size + 1,), dtype, buffer, strides=(1,))
+        found = [part.result() for part in parts]
+    if not found:
+        return got, np.zeros(0, dtype)
+    return got, found[0] if len(found) == 1 else np.concatenate(found)
 
 
 def gather(
-    data: npt.NDArray[np.uint8], starts: npt.NDArray[Any], lengths: npt.NDArray[Any]
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+    order: npt.NDArray[Any] | None = None,
+    *,
+    total: int | None = None,
+    engine: Engine = "auto",
 ) -> npt.NDArray[np.uint8]:
-    """The records ``data[starts[i] : starts[i] + lengths[i]]``, concatenated in this order.
+    """The records ``data[starts[i] : starts[i] + lengths[i]]`` for ``i`` in ``order``
+    (``None``: every record in turn), concatenated.
 
-    Short records (a mean of at most :data:`_NARROW_MEAN` bytes, as lines of text
-    are) move as fixed-size items (:func:`_gather_fixed`): a few numpy copies,
-    whatever their lengths.  Longer records move by length (:func:`_by_length`).
+    Compiled (``croupier._core.record_kernels``): one copy per record, the records a
+    few places ahead prefetched, without the interpreter lock; ``total`` (the bytes
+    of the result) saves counting them.  ``engine="python"``: slices joined, the
+    specification.
 
     >>> d = np.frombuffer(b"abcdef", np.uint8)
     >>> gather(d, np.array([4, 0, 1]), np.array([2, 1, 3])).tobytes()
     b'efabcd'
+    >>> gather(d, np.array([0, 2, 4]), np.array([2, 2, 2]), np.array([2, 0])).tobytes()
+    b'efab'
     """
-    count = lengths.size
-    if count == 0:
+    if order is None:
+        order = np.arange(lengths.size, dtype=np.int64)
+    if order.size == 0:
         return np.zeros(0, np.uint8)
-    ends = np.cumsum(lengths, dtype=np.int64)
-    total = int(ends[-1])
-    if total == 0:
-        return np.zeros(0, np.uint8)
-    out_starts = ends - lengths
-    del ends
-    mean = total / count
-    if mean > _NARROW_MEAN or not _writes_in_order():
-        return _by_length(data, starts, lengths, out_starts, total)
-    width = min(_round_up(int(lengths.max())), _round_up(int(2 * mean) + 1), data.size)
-    return _gather_fixed(data, starts, lengths, out_starts, total, width)
+    if resolve(engine) == "python":
+        return gather_reference(data, starts, lengths, order)
+    from croupier._core import record_kernels
 
-
-def _gather_fixed(
-    data: npt.NDArray[np.uint8],
-    starts: npt.NDArray[Any],
-    lengths: npt.NDArray[Any],
-    out_starts: npt.NDArray[Any],
-    total: int,
-    width: int,
-) -> npt.NDArray[np.uint8]:
-    """:func:`gather` by ``width``-byte items written in output order.
-
-    Every record is read as a ``width``-byte item (the input seen as overlapping
-    items, a view, no copy), and the items are written at the records' output
-    places in output order, a block of items per numpy copy: the bytes a record
-    writes past its end are written over by the records after it.  The records
-    longer than ``width``, and those too near the end of ``data`` to be read as
-    whole items, are then copied again exactly (:func:`_copy_by_length`).
-    """
-    count = lengths.size
-    out = np.empty(total + width, np.uint8)
-    limit = data.size - width
-    read_from = np.minimum(starts, limit)
-    items, places = _fixed_view(data, width), _fixed_view(out, width)
-    block = max(1, _GATHER_BLOCK // width)  # (the items read stay in the cache: no more memory)
-    for a in range(0, count, block):
-        places[out_starts[a : a + block]] = items[read_from[a : a + block]]
-    again = np.flatnonzero((lengths > width) | (starts > limit))
-    if again.size:
-        _copy_by_length(out, out_starts[again], data, starts[again], lengths[again])
-    return out[:total]
-
-
-_IN_ORDER: list[bool] = []  # the answer of _writes_in_order, once known
-
-
-def _writes_in_order() -> bool:
-    """Whether this numpy writes the items of an index array in index order.
-
-    :func:`_gather_fixed` needs it where items overlap.  numpy does so (one
-    pass over a one-dimensional index), but its documentation promises no order
-    for places written more than once, so it is checked once per process, on
-    4,096 records in one copy, every item overlapping the next ones; if the
-    bytes come out wrong, :func:`gather` moves records by length instead.
-    """
-    if not _IN_ORDER:
-        lengths = np.resize(np.arange(1, 8, dtype=np.int64), 4096)
-        starts = np.cumsum(lengths) - lengths
-        data = (np.arange(int(lengths.sum()), dtype=np.int64) % 251).astype(np.uint8)
-        order = np.arange(lengths.size)[::-1]
-        out_starts = np.cumsum(lengths[order]) - lengths[order]
-        got = _gather_fixed(data, starts[order], lengths[order], out_starts, data.size, 16)
-        shift = np.repeat(starts[order] - out_starts, lengths[order])  # output byte -> input
-        want = data[np.arange(data.size) + shift]
-        _IN_ORDER.append(bool(np.array_equal(got, want)))
-    return _IN_ORDER[0]
-
-
-def _round_up(size: int) -> int:
-    """``size`` rounded up to whole 16-byte blocks (items the copy moves quickly)."""
-    return -(-size // 16) * 16
-
-
-def _copy_by_length(
-    out: npt.NDArray[np.uint8],
-    out_starts: npt.NDArray[Any],
-    data: npt.NDArray[np.uint8],
-    starts: npt.NDArray[Any],
-    lengths: npt.NDArray[Any],
-) -> None:
-    """Copy ``data[starts[i]:][:lengths[i]]`` to ``out[out_starts[i]:]``, exactly.
-
-    Records of one length ``L`` move together: the input and the output are seen as
-    overlapping ``L``-byte items and one numpy copy moves every record of that
-    length (the records' output places never overlap, so neither do the items).
-    """
-    small = lengths.astype(np.uint16) if int(lengths.max()) < 1 << 16 else lengths
-    by_length = np.argsort(small, kind="stable")
-    sorted_lengths = lengths[by_length]
-    cut = np.flatnonzero(sorted_lengths[1:] != sorted_lengths[:-1]) + 1
-    bounds = [0, *cut.tolist(), lengths.size]
-    for a, b in itertools.pairwise(bounds):
-        size = int(sorted_lengths[a])
-        which = by_length[a:b]
-        _fixed_view(out, size)[out_starts[which]] = _fixed_view(data, size)[starts[which]]
-
-
-def _by_length(
-    data: npt.NDArray[np.uint8],
-    starts: npt.NDArray[Any],
-    lengths: npt.NDArray[Any],
-    out_starts: npt.NDArray[Any],
-    total: int,
-) -> npt.NDArray[np.uint8]:
-    """:func:`gather` of long records: by length, or sliced and joined when lengths vary."""
-    distinct = np.unique(lengths).size if lengths.size > _FEW_PER_LENGTH else lengths.size
-    if distinct > lengths.size // _FEW_PER_LENGTH:
-        view = memoryview(data)  # type: ignore[arg-type]
-        ends = (starts + lengths).tolist()
-        joined = b"".join(map(view.__getitem__, map(slice, starts.tolist(), ends)))
-        return np.frombuffer(joined, np.uint8)
+    narrow = lengths if lengths.dtype == np.uint32 else lengths.astype(np.uint32)
+    if total is None:
+        total = int(narrow[order].sum(dtype=np.int64))
     out = np.empty(total, np.uint8)
-    _copy_by_length(out, out_starts, data, starts, lengths)
+    picks = np.ascontiguousarray(order, np.int64)
+    if starts.dtype == np.int32:
+        record_kernels.gather32(data, starts, narrow, picks, 0, picks.size, out)
+    else:
+        wide = np.ascontiguousarray(starts, np.int64)
+        record_kernels.gather64(data, wide, narrow, picks, 0, picks.size, out)
     return out
+
+
+def gather_reference(
+    data: npt.NDArray[np.uint8],
+    starts: npt.NDArray[Any],
+    lengths: npt.NDArray[Any],
+    order: npt.NDArray[Any],
+) -> npt.NDArray[np.uint8]:
+    """:func:`gather` in plain Python: one slice per record, joined (the specification).
+
+    >>> d = np.frombuffer(b"abcdef", np.uint8)
+    >>> gather_reference(d, np.array([0, 4]), np.array([1, 2]), np.array([1, 0])).tobytes()
+    b'efa'
+    """
+    raw = memoryview(data).cast("B")  # type: ignore[arg-type]
+    picked = [(int(starts[i]), int(lengths[i])) for i in order.tolist()]
+    return np.frombuffer(b"".join(bytes(raw[a : a + n]) for a, n in picked), np.uint8)
 
 
 class OutputSink:
@@ -430,18 +367,30 @@ class OutputSink:
 
 def _slices(
     lengths: npt.NDArray[Any], order: npt.NDArray[np.intp], slice_bytes: int
-) -> Iterator[tuple[int, int]]:
-    """Places ``[a, b)`` of ``order`` to write at once: about ``slice_bytes`` each, and every
-    record of :data:`LONG_RECORD` bytes or more alone."""
+) -> Iterator[tuple[int, int, int]]:
+    """Places ``[a, b)`` of ``order`` to write at once, and their bytes: about
+    ``slice_bytes`` each, and every record of :data:`LONG_RECORD` bytes or more alone
+    (``croupier._core.record_kernels.cut_slices``, a million places at a time).
+
+    >>> list(_slices(np.array([3, 4, 5], np.uint32), np.array([2, 0, 1]), 6))
+    [(0, 2, 8), (2, 3, 4)]
+    """
+    from croupier._core import record_kernels
+
+    narrow = lengths if lengths.dtype == np.uint32 else lengths.astype(np.uint32)
+    picks = np.ascontiguousarray(order, np.int64)
     block = 1 << 20
-    for first in range(0, order.size, block):
-        sizes = lengths[order[first : first + block]]
-        total = np.cumsum(sizes)
-        cuts = np.searchsorted(total, np.arange(slice_bytes, int(total[-1]), slice_bytes), "right")
-        long = np.flatnonzero(sizes >= LONG_RECORD)
-        bounds = sorted(set(np.concatenate(([0, sizes.size], cuts, long, long + 1)).tolist()))
-        for a, b in itertools.pairwise(bounds):
-            yield first + a, first + b
+    ends = np.empty(min(block, picks.size), np.int64)
+    nbytes = np.empty_like(ends)
+    for first in range(0, picks.size, block):
+        last = min(first + block, picks.size)
+        made = record_kernels.cut_slices(
+            narrow, picks, first, last, slice_bytes, LONG_RECORD, ends, nbytes
+        )
+        a = first
+        for b, size in zip(ends[:made].tolist(), nbytes[:made].tolist(), strict=True):
+            yield a, b, size
+            a = b
 
 
 def emit(
@@ -465,21 +414,24 @@ def emit(
     straight from ``data``.
     """
 
-    def piece(which: npt.NDArray[np.intp]) -> Any:
+    narrow = lengths if lengths.dtype == np.uint32 else lengths.astype(np.uint32)
+
+    def piece(slice_of: tuple[npt.NDArray[np.intp], int]) -> Any:
+        which, nbytes = slice_of
         if which.size == 1 and int(lengths[which[0]]) >= LONG_RECORD:
             start = int(starts[which[0]])
             return data[start : start + int(lengths[which[0]])]
-        return gather(data, starts[which], lengths[which])
+        return gather(data, starts, narrow, which, total=nbytes)
 
     def put(part: Any) -> None:
         sink.write(part)
         if advance is not None:
             advance(len(part))
 
-    def pieces() -> Iterator[npt.NDArray[np.intp]]:
+    def pieces() -> Iterator[tuple[npt.NDArray[np.intp], int]]:
         for part in [order] if isinstance(order, np.ndarray) else order:
-            for a, b in _slices(lengths, part, slice_bytes):
-                yield part[a:b]
+            for a, b, nbytes in _slices(lengths, part, slice_bytes):
+                yield part[a:b], nbytes
 
     if threads < 2 or (isinstance(order, np.ndarray) and order.size < 20_000):
         for which in pieces():

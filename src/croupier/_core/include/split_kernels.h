@@ -72,7 +72,7 @@ typedef struct {
 
 /* The number of items i_from .. i_to - 1 with each k-bit key added to counts (item i has
  * the i-th key of region; i_from a multiple of 8). */
-static void croupier_count_keys(const uint8_t *restrict region, int k, int64_t i_from,
+static inline void croupier_count_keys(const uint8_t *restrict region, int k, int64_t i_from,
                                 int64_t i_to, int64_t *restrict counts) {
     uint16_t keys[CROUPIER_KEYS_CHUNK];
     for (int64_t i0 = i_from; i0 < i_to; i0 += CROUPIER_KEYS_CHUNK) {
@@ -86,7 +86,7 @@ static void croupier_count_keys(const uint8_t *restrict region, int k, int64_t i
  * from bits): the table rows of the rejected ones go to out, in order.  Returns how many
  * were rejected, or -1 when more than room were; how many were rejected in the leaves
  * before leaf mark goes to *marked. */
-static int64_t croupier_first_attempts(const int64_t *restrict leaf_sizes, int64_t leaves,
+static inline int64_t croupier_first_attempts(const int64_t *restrict leaf_sizes, int64_t leaves,
                                        const croupier_leaf_tables *t,
                                        const uint8_t *restrict bits, int64_t *restrict out,
                                        int64_t room, int64_t mark, int64_t *marked) {
@@ -111,7 +111,7 @@ static int64_t croupier_first_attempts(const int64_t *restrict leaf_sizes, int64
 /* One round of redraws from data for the draws todo[0 .. many - 1] (indices into rows, the
  * draws' table rows): accepted values go to values[i], the draws still rejected move to the
  * front of todo; returns how many. */
-static int64_t croupier_redraw_round(const uint8_t *restrict data, int64_t *restrict todo,
+static inline int64_t croupier_redraw_round(const uint8_t *restrict data, int64_t *restrict todo,
                                      int64_t many, const int64_t *restrict rows,
                                      const croupier_leaf_tables *t,
                                      uint64_t *restrict values) {
@@ -141,7 +141,7 @@ static int64_t croupier_redraw_round(const uint8_t *restrict data, int64_t *rest
         }                                                                                  \
     }
 
-static void croupier_scatter(const uint8_t *restrict src, uint8_t *restrict dst, int64_t row,
+static inline void croupier_scatter(const uint8_t *restrict src, uint8_t *restrict dst, int64_t row,
                              const uint8_t *restrict region, int k, int64_t i_from,
                              int64_t i_to, int64_t *restrict pos) {
     uint16_t keys[CROUPIER_KEYS_CHUNK];
@@ -167,7 +167,7 @@ static void croupier_scatter(const uint8_t *restrict src, uint8_t *restrict dst,
         }                                                                                  \
     }
 
-static void croupier_scatter_numbers(uint8_t *restrict dst, int64_t row,
+static inline void croupier_scatter_numbers(uint8_t *restrict dst, int64_t row,
                                      const uint8_t *restrict region, int k, int64_t i_from,
                                      int64_t i_to, int64_t *restrict pos) {
     uint16_t keys[CROUPIER_KEYS_CHUNK];
@@ -186,7 +186,7 @@ static void croupier_scatter_numbers(uint8_t *restrict dst, int64_t row,
         memcpy(dst + p * (ROW), src + i * (ROW), (ROW));                                   \
     }
 
-static void croupier_sort_bucket(const uint8_t *restrict src, uint8_t *restrict dst,
+static inline void croupier_sort_bucket(const uint8_t *restrict src, uint8_t *restrict dst,
                                  int64_t row, int64_t size, const uint16_t *restrict keys,
                                  int64_t *restrict pos) {
     switch (row) {
@@ -249,7 +249,7 @@ static inline void croupier_swap(uint8_t *restrict a, uint8_t *restrict b, int64
         if ((a) != (b)) croupier_swap((a), (b), (ROW));                                    \
     } while (0)
 
-static void croupier_fisher_yates(uint8_t *fin, int64_t row, const int64_t *restrict leaf_sizes,
+static inline void croupier_fisher_yates(uint8_t *fin, int64_t row, const int64_t *restrict leaf_sizes,
                                   const croupier_leaf_tables *t, const uint8_t *restrict bits,
                                   const uint64_t *restrict redrawn, int64_t g_from, int64_t g_to,
                                   int64_t start, int64_t bit, int64_t next_redrawn) {
