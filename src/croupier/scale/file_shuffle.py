@@ -542,7 +542,7 @@ class _Run:
             order = np.empty(which.size, np.int64)
             keyed.place(which, 0, which.size, np.cumsum(counts) - counts, order)
         s_lengths = lengths[order]
-        gathered = gather(data, starts, lengths, order)
+        gathered = gather(data, starts, lengths, order, threads=2)
         meta = np.empty(order.size, META)
         meta["key"] = keys[order]
         meta["len"] = s_lengths
