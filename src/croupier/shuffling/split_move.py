@@ -109,7 +109,7 @@ item more at the peak), so larger shuffles make them after the move.
 _helper: tuple[int, ThreadPoolExecutor] | None = None
 
 
-def _in_two(parallel: bool, first: Callable[[], None], second: Callable[[], None]) -> None:
+def _in_two(parallel: bool, first: Callable[[], object], second: Callable[[], object]) -> None:
     """Run ``first`` and ``second`` (which touch separate data): in two threads when
     ``parallel``, else one after the other.
 
