@@ -31,6 +31,21 @@ def test_blocks_equal_hashlib(prefix_bytes: int, length: int) -> None:
     assert out.tobytes() == _hashlib_blocks(prefix, first, 3, length)
 
 
+@pytest.mark.parametrize("count", [4, 5, 7, 8, 9, 16, 17])
+@pytest.mark.parametrize("length", [1, 167, 168, 169, 700])
+def test_blocks_made_several_at_once_equal_hashlib(count: int, length: int) -> None:
+    # From 4 blocks on they are made 4 or 8 at a time where the processor has the vectors
+    # (AVX2, AVX-512; the rest one by one): every block of every path equals OpenSSL's.
+    from croupier._core.shake import lanes
+
+    assert lanes() in (1, 4, 8)
+    prefix = bytes(range(37))
+    first = 2**40 + count
+    out = np.full(count * length, 0xAA, np.uint8)
+    shake128_blocks(prefix, first, count, length, out)
+    assert out.tobytes() == _hashlib_blocks(prefix, first, count, length)
+
+
 def test_the_last_block_numbers() -> None:
     out = np.empty(2 * 50, np.uint8)
     shake128_blocks(b"k", 2**64 - 2, 2, 50, out)
