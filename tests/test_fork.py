@@ -21,6 +21,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 import croupier
@@ -169,6 +170,12 @@ def _api_deal(seed: str | None) -> Draw:
     return lambda: f"{croupier.deal(seed=seed)} {croupier.sample(range(99), 3, seed=seed)}".encode()
 
 
+def _api_array_shuffle(seed: str | None) -> Draw:
+    # unseeded, an array of 4,096 items or more is shuffled from the thread's kept keystream
+    items = np.arange(5000)
+    return lambda: croupier.shuffle(items, seed=seed).tobytes()
+
+
 CASES: dict[str, Callable[[str | None], Draw]] = {
     "bulk dealer": _bulk_dealer,
     "simulation": _simulation,
@@ -191,6 +198,7 @@ CASES: dict[str, Callable[[str | None], Draw]] = {
     "croupier.shuffle": _api_shuffle,
     "croupier.deals": _api_deals,
     "croupier.deal": _api_deal,
+    "croupier.shuffle (array)": _api_array_shuffle,
 }
 
 

@@ -248,7 +248,10 @@ def _source_for(
         return _given_source(seed, entropy, given)
     if seed is None and entropy is None:
         if bulk is not None:  # a split shuffle: the OS CSPRNG, read fast (ChaCha20 keyed from it)
-            return _module("croupier.shuffling.split").default_source(bulk)  # type: ignore[no-any-return]
+            split = _module("croupier.shuffling.split")
+            if bulk >= split.CHACHA_FROM:  # this thread's kept keystream (see _kept_chacha)
+                return _kept_chacha()
+            return split.default_source(bulk)  # type: ignore[no-any-return]
         if small:  # one call, few bits: this thread's kept OS source (see _kept_os_source)
             return _kept_os_source()
     return source(seed, entropy=entropy, purpose=purpose)
@@ -269,6 +272,21 @@ def _kept_os_source() -> RandomSource:
     if kept is None:
         kept = _module("croupier.randomness.source").OsRandomSource(block_bytes=512)
         _KEPT.source = kept
+    return kept
+
+
+def _kept_chacha() -> RandomSource:
+    """This thread's ChaCha20 keystream keyed from the OS, for unseeded split shuffles.
+
+    Made once per thread and kept, as :func:`_kept_os_source`: a shuffle in a loop then
+    reads on in one secret keystream instead of drawing a new key from the OS and
+    building a source each time.  A forked child draws a new key (the source does so
+    itself), so parent and child never share bits.
+    """
+    kept: RandomSource | None = getattr(_KEPT, "chacha", None)
+    if kept is None:
+        kept = _module("croupier.randomness.chacha").ChaChaSource()
+        _KEPT.chacha = kept
     return kept
 
 

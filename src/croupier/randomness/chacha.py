@@ -201,9 +201,9 @@ class ChaChaSource(BufferedBitSource):
             raise ValueError(f"bits and padding must be >= 0, got {k} and {pad}")
         nbytes = (k + 7) >> 3
         count = -(-nbytes // _BLOCK_BYTES)
-        out = np.zeros(max(_BLOCK_BYTES * count, nbytes + pad), np.uint8)
         if k == 0:
-            return out[:pad]
+            return np.zeros(pad, np.uint8)
+        out = np.empty(max(_BLOCK_BYTES * count, nbytes + pad), np.uint8)  # (all written below)
         if self._fork_seen != _source_module.fork_generation:
             self._check_fork()
         with self._lock:
