@@ -10,7 +10,7 @@ from lark import Lark
 
 from croupier.simulate import parse_script
 from croupier.simulate.grammar import GRAMMAR
-from croupier.simulate.parser_cache import cache_folder, cached_parser
+from croupier.simulate.parser_cache import cache_folder, cached_parser, cached_value
 
 GRAMMAR_OPTIONS = {"parser": "lalr", "lexer": "basic", "start": ["start", "expr"]}
 TEXT = "produce 3\ncondition hcp(north) >= 15 && shape(north, any 4333)\naction printoneline"
@@ -78,3 +78,48 @@ def test_no_cache_when_turned_off_or_impossible(
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file where the folder should be
     assert cache_folder() is None
     assert parse_script(TEXT).produce == 3  # parsing still works
+
+
+def test_a_value_is_computed_once_then_loaded_and_a_code_change_makes_a_new_key(
+    cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from croupier.simulate import parser_cache
+
+    calls: list[int] = []
+
+    def build() -> dict[str, int]:
+        calls.append(1)
+        return {"hands": 7}
+
+    assert cached_value("demo", "k", build, code=("simulate",)) == {"hands": 7}
+    assert cached_value("demo", "k", build, code=("simulate",)) == {"hands": 7}
+    assert calls == [1]  # loaded the second time
+    assert cached_value("demo", "other key", build, code=("simulate",)) == {"hands": 7}
+    assert calls == [1, 1]
+    parser_cache._files_tag.cache_clear()
+    monkeypatch.setattr(parser_cache, "_files_tag", lambda packages: "changed sources")
+    cached_value("demo", "k", build, code=("simulate",))
+    assert calls == [1, 1, 1]  # the code it depends on changed: computed again
+
+
+def test_a_kept_stacking_survey_gives_the_same_deals(
+    cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The stacking strategy's survey, loaded from the cache in a later run, plans exactly
+    # what computing it does: the same deals from the same seed, with and without a cache.
+    from croupier.simulate import stacking
+    from croupier.simulate.run import run_script
+
+    script = "condition hcp(north) >= 22 && spades(north) >= 4\nproduce 40\naction printoneline"
+
+    def deals() -> tuple[str, bytes]:
+        stacking._SURVEYS.clear()  # (the cache in this process: a new run has none)
+        result = run_script(parse_script(script), seed="kept survey", strategy="stacking")
+        assert result.strategy.startswith("smart stacking")
+        return result.strategy, result.deals.piles.tobytes()
+
+    first = deals()  # computed and kept
+    assert any(p.name.startswith("dealer-survey-") for p in cache_home.iterdir())
+    assert deals() == first  # loaded
+    monkeypatch.setenv("CROUPIER_NO_CACHE", "1")
+    assert deals() == first  # computed again, no cache

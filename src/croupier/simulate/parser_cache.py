@@ -16,7 +16,10 @@ folder, a read-only disk, a damaged file) just builds the parser as usual.
 A script parsed once is kept too (:func:`cached_script`): its syntax tree,
 pickled, under a SHA-256 of its text, its file name and the parser's own
 source files, so running the same script again needs neither lark nor the
-tables (a few tens of milliseconds of a short run's start-up).
+tables (a few tens of milliseconds of a short run's start-up).  Other values
+a run computes exactly from its script alone, such as the stacking strategy's
+survey of a seat's hands, are kept the same way (:func:`cached_value`), under
+a SHA-256 of their inputs and of the source files of the code that computes them.
 
 >>> import os
 >>> calls = []
@@ -43,7 +46,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:  # (a cached script is read without pathlib: a short run does without it)
     from pathlib import Path
 
-__all__ = ["cache_folder", "cached_parser", "cached_script"]
+__all__ = ["cache_folder", "cached_parser", "cached_script", "cached_value"]
 
 T = TypeVar("T")
 
@@ -159,34 +162,65 @@ def cached_script(text: str, filename: str, parse: Callable[[], T]) -> T:
     Only parsed scripts are kept (a script with an error is parsed, and refused,
     every time); at most a couple of hundred files are kept, the oldest removed.
     """
+    return cached_value("script", f"{filename}\0{text}", parse)
+
+
+@functools.cache
+def _files_tag(packages: tuple[str, ...]) -> str:
+    """The sizes and modification times of every source file of these croupier packages
+    (``""`` when one cannot be read: then nothing is cached)."""
+    root = os.path.dirname(os.path.dirname(__file__))
+    parts = []
+    for package in packages:
+        folder = os.path.join(root, *package.split("."))
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith((".py", ".pyx", ".so")))
+            for name in names:
+                info = os.stat(os.path.join(folder, name))
+                parts.append(f"{package}/{name} {info.st_size} {info.st_mtime_ns}")
+        except OSError:
+            return ""
+    return "|".join(parts)
+
+
+def cached_value(kind: str, key: str, build: Callable[[], T], *, code: tuple[str, ...] = ()) -> T:
+    """The value kept under ``kind`` and ``key``, else ``build()`` (then kept, pickled).
+
+    ``key`` names everything the value is computed from; ``code`` the croupier
+    packages whose source computes it (``("simulate", "bulk")``: every file of
+    ``croupier.simulate`` and ``croupier.bulk``), so a changed file makes new keys.
+    At most a couple of hundred values of each kind are kept, the oldest removed.
+    """
     folder = _cache_dir()
     tag = _code_tag()
-    if folder is None or not tag:
-        return parse()
+    files = _files_tag(code) if code else "-"
+    if folder is None or not tag or not files:
+        return build()
     import pickle
 
-    digest = hashlib.sha256(f"{tag}|{filename}\0{text}".encode("utf-8", "surrogatepass"))
-    path = os.path.join(folder, f"dealer-script-{digest.hexdigest()[:40]}.pickle")
+    text = f"{tag}|{files}|{kind}|{key}"
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    path = os.path.join(folder, f"dealer-{kind}-{digest}.pickle")
     try:
         with open(path, "rb") as file:
             found: T = pickle.load(file)
         return found
-    except Exception:  # missing or damaged: parse again
+    except Exception:  # missing or damaged: compute it again
         pass
-    parsed = parse()
-    _write(path, lambda file: pickle.dump(parsed, file, protocol=pickle.HIGHEST_PROTOCOL))
-    _prune(folder)
-    return parsed
+    value = build()
+    _write(path, lambda file: pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL))
+    _prune(folder, kind)
+    return value
 
 
-def _prune(folder: str) -> None:
-    """Keep the newest :data:`_SCRIPTS_KEPT` parsed scripts."""
+def _prune(folder: str, kind: str) -> None:
+    """Keep the newest :data:`_SCRIPTS_KEPT` values of ``kind``."""
     try:
         with os.scandir(folder) as entries:
             scripts = [
                 e.path
                 for e in entries
-                if e.name.startswith("dealer-script-") and e.name.endswith(".pickle")
+                if e.name.startswith(f"dealer-{kind}-") and e.name.endswith(".pickle")
             ]
         kept = sorted(scripts, key=lambda p: os.stat(p).st_mtime)
         for old in kept[:-_SCRIPTS_KEPT]:

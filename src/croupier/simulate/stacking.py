@@ -391,6 +391,33 @@ def _best_survey(
     if key is not None and key in _SURVEYS:
         _SURVEYS.move_to_end(key)
         return _SURVEYS[key]
+    if key is not None:  # (an exact count from the condition alone: kept between runs too)
+        from croupier.simulate.parser_cache import cached_value
+
+        best = cached_value(
+            "survey",
+            repr(key),
+            lambda: _surveyed(parts, predeal, definitions, scales),
+            code=_SURVEY_CODE,
+        )
+        _SURVEYS[key] = best
+        while len(_SURVEYS) > _SURVEY_CACHE:
+            _SURVEYS.popitem(last=False)
+        return best
+    return _surveyed(parts, predeal, definitions, scales)
+
+
+_SURVEY_CODE = ("simulate", "bulk", "dealing", "ranking")
+"""The packages whose code a survey's result depends on (their files key the kept ones)."""
+
+
+def _surveyed(
+    parts: Mapping[Seat, list[Expr]],
+    predeal: Predeal,
+    definitions: Definitions | None,
+    scales: Mapping[str, Sequence[int]] | None,
+) -> Survey | None:
+    """:func:`_best_survey`, computed."""
     attempts: list[tuple[Seat, tuple[Expr, ...]]] = []
     for who, exprs in parts.items():
         cheap = _cheap(exprs, who, definitions)
@@ -408,8 +435,4 @@ def _best_survey(
             continue
         if best is None or found.satisfying * best.hands < best.satisfying * found.hands:
             best = found
-    if key is not None:
-        _SURVEYS[key] = best
-        while len(_SURVEYS) > _SURVEY_CACHE:
-            _SURVEYS.popitem(last=False)
     return best
