@@ -210,3 +210,29 @@ def test_formulas_without_lookup_tables(monkeypatch: pytest.MonkeyPatch) -> None
     ]
     for a, b in zip(with_tables, without, strict=True):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "any 4333 + any 4432 + any 5332",
+        "5xxx - 5332",
+        "any 55xx + any 64xx - any 6430",
+        "x5xx",
+        "any 7xxx + 4x4x - any 0xxx",
+        "- any 4333 + xxxx",
+    ],
+)
+@pytest.mark.parametrize("longest", [13, 7, 4])
+def test_a_shape_table_marks_exactly_the_points_the_comparisons_find(
+    text: str, longest: int
+) -> None:
+    # The table is made term by term, one assignment per order of the lengths; the
+    # whole grid compared with each order (the plain way) must give the same table.
+    from croupier.bulk import evaluate
+    from croupier.dealing.evaluation import parse_shape
+
+    pattern = parse_shape(text, cards=13)
+    grid = np.indices((longest + 1,) * 4, dtype=np.int64)
+    plain = evaluate._pattern_mask(pattern, list(grid)).ravel()
+    assert np.array_equal(evaluate._shape_table.__wrapped__(pattern, longest), plain)

@@ -672,11 +672,28 @@ def _pattern_mask(pattern: ShapePattern, lengths: Sequence[IntArray]) -> BoolArr
 
 @lru_cache(maxsize=256)
 def _shape_table(pattern: ShapePattern, longest: int) -> BoolArray:
-    """The pattern over every length vector with lengths 0..``longest``, flattened S H D C."""
-    grid = np.indices((longest + 1,) * 4, dtype=np.int64)
-    table = _pattern_mask(pattern, list(grid)).ravel()
-    table.flags.writeable = False
-    return table
+    """The pattern over every length vector with lengths 0..``longest``, flattened S H D C.
+
+    Each term marks its points of the grid directly: one assignment per order of its
+    lengths (an ``x`` a whole axis), rather than comparing the whole grid per order
+    (:func:`_pattern_mask`, which the tests compare it with).
+    """
+    size = (longest + 1,) * 4
+    table = np.zeros(size, np.bool_)
+    for term in pattern.terms:
+        mask = np.zeros(size, np.bool_)
+        orders = set(itertools.permutations(term.lengths)) if term.any else {term.lengths}
+        for order in orders:
+            if any(want is not None and not 0 <= want <= longest for want in order):
+                continue  # (a length no hand here has)
+            mask[tuple(slice(None) if want is None else want for want in order)] = True
+        if term.exclude:
+            table &= ~mask
+        else:
+            table |= mask
+    flat = table.ravel()
+    flat.flags.writeable = False
+    return flat
 
 
 def shape(deals: DealArray | Holdings, seat: SeatLike, pattern: str | ShapePattern) -> BoolArray:
