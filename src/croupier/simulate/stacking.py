@@ -435,4 +435,6 @@ def _surveyed(
             continue
         if best is None or found.satisfying * best.hands < best.satisfying * found.hands:
             best = found
+    if best is not None and best.combination_count <= MAX_COMBINATIONS:
+        best.combinations()  # (listed now: a kept survey then holds its list too)
     return best

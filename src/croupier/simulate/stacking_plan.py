@@ -443,6 +443,11 @@ class Survey:
             raise StackingLimitError(
                 f"the stackable part {self.expr} has more than {limit} class combinations"
             )
+        return self._listed
+
+    @cached_property
+    def _listed(self) -> tuple[IntArray, IntArray]:
+        """:meth:`combinations`, listed once (and kept with the survey when it is saved)."""
         combos = np.zeros((1, 0), np.int64)
         where = np.zeros(1, np.int64)
         for k, step in enumerate(self.steps):
