@@ -170,6 +170,7 @@ def test_a_plan_over_budget_is_given_up_at_once(monkeypatch: pytest.MonkeyPatch)
             raise
 
     monkeypatch.setattr(stacking_plan.PlanBudget, "spend", counted)
+    monkeypatch.setenv("CROUPIER_NO_CACHE", "1")  # (surveyed now, not loaded from a past run)
     sim = Simulation(parse_script(OPENER_IN_DETAIL), seed="budget")
     assert sim.sampler is sim.rejection  # auto falls back to rejection
     # given up at once: every survey is refused by its budget before the step that would

@@ -399,16 +399,16 @@ def test_gather_kernel_refuses_places_outside_its_buffers() -> None:
     starts = np.array([0, 2, 4], np.int64)
     lengths = np.array([2, 2, 2], np.uint32)
     out = np.zeros(6, np.uint8)
-    assert record_kernels.gather64(data, starts, lengths, np.array([2, 0]), 0, 2, out) == 4
+    assert record_kernels.gather(data, starts, lengths, np.array([2, 0]), 0, 2, out) == 4
     assert out[:4].tobytes() == b"efab"
     with pytest.raises(ValueError, match="outside the data"):  # no record 3
-        record_kernels.gather64(data, starts, lengths, np.array([3]), 0, 1, out)
+        record_kernels.gather(data, starts, lengths, np.array([3]), 0, 1, out)
     with pytest.raises(ValueError, match="outside the data"):  # a record past the data
-        record_kernels.gather64(data, np.array([0, 2, 5]), lengths, np.array([2]), 0, 1, out)
+        record_kernels.gather(data, np.array([0, 2, 5]), lengths, np.array([2]), 0, 1, out)
     with pytest.raises(ValueError, match="do not fit"):
-        record_kernels.gather64(data, starts, lengths, np.array([0, 1]), 0, 2, out[:3])
+        record_kernels.gather(data, starts, lengths, np.array([0, 1]), 0, 2, out[:3])
     with pytest.raises(ValueError, match="a <= b"):
-        record_kernels.gather64(data, starts, lengths, np.array([0]), 0, 2, out)
+        record_kernels.gather(data, starts, lengths, np.array([0]), 0, 2, out)
 
 
 @given(

@@ -13,17 +13,10 @@ releases the interpreter lock.
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 
+include "leaf_tables.pxi"
+
+
 cdef extern from "keyed_split.h" nogil:
-    ctypedef struct croupier_leaf_tables:
-        const int64_t *first
-        const int64_t *count
-        const int64_t *widths
-        const int64_t *top
-        const int64_t *bottom
-        const uint64_t *ranges
-        const uint64_t *highest
-        const uint64_t *magic
-        const uint64_t *shift
     int croupier_keyed_keys(const uint8_t *key, int k, int64_t start, int64_t count,
                             uint32_t *keys)
     int croupier_keyed_count(const uint32_t *keys, int64_t i_from, int64_t i_to,

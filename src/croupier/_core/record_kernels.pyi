@@ -5,22 +5,10 @@ import numpy.typing as npt
 
 def count_byte(data: npt.NDArray[np.uint8], separator: int) -> int: ...
 def separator_span(data: npt.NDArray[np.uint8], separator: int) -> tuple[int, int, int]: ...
-def byte_ends32(
+def byte_ends(
     data: npt.NDArray[np.uint8], separator: int, offset: int, ends: npt.NDArray[Any]
 ) -> int: ...
-def byte_ends64(
-    data: npt.NDArray[np.uint8], separator: int, offset: int, ends: npt.NDArray[Any]
-) -> int: ...
-def gather32(
-    data: npt.NDArray[np.uint8],
-    starts: npt.NDArray[Any],
-    lengths: npt.NDArray[Any],
-    order: npt.NDArray[Any],
-    a: int,
-    b: int,
-    out: npt.NDArray[np.uint8],
-) -> int: ...
-def gather64(
+def gather(
     data: npt.NDArray[np.uint8],
     starts: npt.NDArray[Any],
     lengths: npt.NDArray[Any],

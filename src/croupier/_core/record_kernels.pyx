@@ -53,64 +53,42 @@ def separator_span(const uint8_t[::1] data, uint8_t separator):
     return got, first, last
 
 
-def byte_ends32(const uint8_t[::1] data, uint8_t separator, int64_t offset, int32_t[::1] ends):
-    """One past each ``separator`` of ``data``, plus ``offset``, into ``ends``: how many.
-
-    ``ends`` must have room for all of them (:func:`count_byte`)."""
-    cdef int64_t got = 0
-    if data.shape[0] == 0:
-        return 0
-    if offset < 0 or offset + data.shape[0] >= 2**31:
-        raise ValueError("32-bit ends take offsets below 2**31")
-    with nogil:
-        got = croupier_byte_ends_int32_t(&data[0], data.shape[0], separator, offset,
-                                         &ends[0] if ends.shape[0] else NULL, ends.shape[0])
-    if got < 0:
-        raise ValueError(f"more separators than the {ends.shape[0]} places given")
-    return got
-
-
-def byte_ends64(const uint8_t[::1] data, uint8_t separator, int64_t offset, int64_t[::1] ends):
-    """:func:`byte_ends32` with 64-bit ends."""
-    cdef int64_t got = 0
-    if data.shape[0] == 0:
-        return 0
-    with nogil:
-        got = croupier_byte_ends_int64_t(&data[0], data.shape[0], separator, offset,
-                                         &ends[0] if ends.shape[0] else NULL, ends.shape[0])
-    if got < 0:
-        raise ValueError(f"more separators than the {ends.shape[0]} places given")
-    return got
-
-
 cdef _gather_failed(int64_t got, Py_ssize_t room):
     if got == -1:
         raise ValueError(f"the records do not fit the {room} bytes given")
     raise ValueError("a record lies outside the data")
 
 
-def gather32(const uint8_t[::1] data, const int32_t[::1] starts, const uint32_t[::1] lengths,
-             const int64_t[::1] order, Py_ssize_t a, Py_ssize_t b, uint8_t[::1] out):
-    """Records ``order[a:b]`` (record ``i``: ``data[starts[i]:][:lengths[i]]``) one after the
-    other into ``out``: the bytes written."""
+ctypedef fused place_t:
+    int32_t
+    int64_t
+
+
+def byte_ends(const uint8_t[::1] data, uint8_t separator, int64_t offset, place_t[::1] ends):
+    """One past each ``separator`` of ``data``, plus ``offset``, into ``ends`` (32- or 64-bit
+    places): how many.  ``ends`` must have room for all of them (:func:`count_byte`)."""
     cdef int64_t got = 0
-    if starts.shape[0] != lengths.shape[0] or not 0 <= a <= b <= order.shape[0]:
-        raise ValueError("gather takes starts and lengths of one length, and a <= b <= len(order)")
-    if a == b:
+    cdef place_t *room = &ends[0] if ends.shape[0] else NULL
+    if data.shape[0] == 0:
         return 0
-    if data.shape[0] == 0 or out.shape[0] == 0:
-        _gather_failed(-2 if data.shape[0] == 0 else -1, out.shape[0])
+    if place_t is int32_t and (offset < 0 or offset + data.shape[0] >= 2**31):
+        raise ValueError("32-bit ends take offsets below 2**31")
     with nogil:
-        got = croupier_gather_int32_t(&data[0], &starts[0], &lengths[0], starts.shape[0],
-                                      data.shape[0], &order[0], a, b, &out[0], out.shape[0])
+        if place_t is int32_t:
+            got = croupier_byte_ends_int32_t(&data[0], data.shape[0], separator, offset, room,
+                                             ends.shape[0])
+        else:
+            got = croupier_byte_ends_int64_t(&data[0], data.shape[0], separator, offset, room,
+                                             ends.shape[0])
     if got < 0:
-        _gather_failed(got, out.shape[0])
+        raise ValueError(f"more separators than the {ends.shape[0]} places given")
     return got
 
 
-def gather64(const uint8_t[::1] data, const int64_t[::1] starts, const uint32_t[::1] lengths,
-             const int64_t[::1] order, Py_ssize_t a, Py_ssize_t b, uint8_t[::1] out):
-    """:func:`gather32` with 64-bit starts."""
+def gather(const uint8_t[::1] data, const place_t[::1] starts, const uint32_t[::1] lengths,
+           const int64_t[::1] order, Py_ssize_t a, Py_ssize_t b, uint8_t[::1] out):
+    """Records ``order[a:b]`` (record ``i``: ``data[starts[i]:][:lengths[i]]``, 32- or 64-bit
+    starts) one after the other into ``out``: the bytes written."""
     cdef int64_t got = 0
     if starts.shape[0] != lengths.shape[0] or not 0 <= a <= b <= order.shape[0]:
         raise ValueError("gather takes starts and lengths of one length, and a <= b <= len(order)")
@@ -119,8 +97,14 @@ def gather64(const uint8_t[::1] data, const int64_t[::1] starts, const uint32_t[
     if data.shape[0] == 0 or out.shape[0] == 0:
         _gather_failed(-2 if data.shape[0] == 0 else -1, out.shape[0])
     with nogil:
-        got = croupier_gather_int64_t(&data[0], &starts[0], &lengths[0], starts.shape[0],
-                                      data.shape[0], &order[0], a, b, &out[0], out.shape[0])
+        if place_t is int32_t:
+            got = croupier_gather_int32_t(&data[0], &starts[0], &lengths[0], starts.shape[0],
+                                          data.shape[0], &order[0], a, b, &out[0],
+                                          out.shape[0])
+        else:
+            got = croupier_gather_int64_t(&data[0], &starts[0], &lengths[0], starts.shape[0],
+                                          data.shape[0], &order[0], a, b, &out[0],
+                                          out.shape[0])
     if got < 0:
         _gather_failed(got, out.shape[0])
     return got

@@ -17,17 +17,10 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 
+include "leaf_tables.pxi"
+
+
 cdef extern from "split_kernels.h" nogil:
-    ctypedef struct croupier_leaf_tables:
-        const int64_t *first
-        const int64_t *count
-        const int64_t *widths
-        const int64_t *top
-        const int64_t *bottom
-        const uint64_t *ranges
-        const uint64_t *highest
-        const uint64_t *magic
-        const uint64_t *shift
     int CROUPIER_KEYS_CHUNK
     void croupier_decode(const uint8_t *region, int k, int64_t n, uint16_t *keys)
     uint64_t croupier_field(const uint8_t *buf, int64_t bit, int w)

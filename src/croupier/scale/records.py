@@ -120,10 +120,7 @@ def _separators(
         from croupier._core import record_kernels
 
         ends: npt.NDArray[Any] = np.empty(record_kernels.count_byte(data, separator), dtype)
-        if np.dtype(dtype).itemsize == 4:
-            record_kernels.byte_ends32(data, separator, first, ends)
-        else:
-            record_kernels.byte_ends64(data, separator, first, ends)
+        record_kernels.byte_ends(data, separator, first, ends)
         return ends
     found = np.flatnonzero(data == separator)
     if dtype is not np.intp:
@@ -290,7 +287,7 @@ def gather(
         total = first_bytes + int(narrow[picks[half:]].sum(dtype=np.int64))
     out = np.empty(total, np.uint8)
     places = starts if starts.dtype == np.int32 else np.ascontiguousarray(starts, np.int64)
-    kernel = record_kernels.gather32 if places.dtype == np.int32 else record_kernels.gather64
+    kernel = record_kernels.gather
     if not half:
         kernel(data, places, narrow, picks, 0, picks.size, out)
         return out
