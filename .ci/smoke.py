@@ -1,8 +1,9 @@
 """Smoke test of an installed croupier wheel, run outside the checkout by .ci/run.
 
 It checks what packaging could lose: the compiled kernels, the fonts of the PDF hand
-record, the verification page; and that the command line deals, shuffles and prints a
-hand record.  Usage: ``python smoke.py CHECKOUT`` (the checkout the wheel must not come from).
+record, the verification page; and that the command line deals, shuffles (a list and a
+file) and prints a hand record.  Usage: ``python smoke.py CHECKOUT`` (the checkout the
+wheel must not come from).
 """
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ def main() -> None:
         check=True,
     ).stdout
     assert record.startswith(b"<!DOCTYPE html>") and b"Smoke" in record, record[:200]
+    lines = b"".join(b"line %d\n" % i for i in range(20_000))  # the compiled file shuffle
+    shuffled = subprocess.run(
+        [str(exe), "shuffle", "--file", "-", "--seed", "smoke"],
+        input=lines,
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert shuffled != lines and sorted(shuffled.splitlines()) == sorted(lines.splitlines())
     print(f"smoke test of {installed.parent}: ok")
 
 
