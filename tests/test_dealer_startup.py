@@ -4,13 +4,14 @@ second time a script runs) not even the parser."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tests.quick_paths import run_command
 
 SCRIPT = "generate 1\nproduce 1\ncondition hcp(north) > 10\naction printall\n"
 
@@ -38,34 +39,15 @@ NEVER = (
 )
 """Modules a one-deal run must not import (each costs start-up time)."""
 
-_RUN = """
-import sys
-sys.argv = ["croupier", "dealer", *sys.argv[1:]]
-from croupier.cli.entry import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-sys.stdout.flush()
-print("MODULES", " ".join(sorted(sys.modules)), file=sys.stderr)
-sys.exit(code)
-"""
-
 
 def _modules(tmp_path: Path, script: Path, *args: str) -> set[str]:
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
-    env.pop("CROUPIER_NO_CACHE", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, str(script), "--seed", "start-up", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "CROUPIER_NO_CACHE": ""}
+    code, out, err, modules = run_command(
+        "dealer", "quick", [str(script), "--seed", "start-up", *args], tmp_path, env=env
     )
-    assert done.returncode == 0, done.stderr
-    assert "Generated 1 hands" in done.stdout
-    line = done.stderr.split("MODULES ", 1)[1]
-    return set(line.split())
+    assert code == 0, err
+    assert b"Generated 1 hands" in out
+    return modules
 
 
 @pytest.mark.parametrize("args", [(), ("--quiet",)])

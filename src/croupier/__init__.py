@@ -260,6 +260,15 @@ def _source_for(
 _KEPT = threading.local()
 
 
+def _kept(name: str, make: Any) -> RandomSource:
+    """This thread's source ``name``, made by ``make()`` the first time and kept."""
+    kept: RandomSource | None = getattr(_KEPT, name, None)
+    if kept is None:
+        kept = make()
+        setattr(_KEPT, name, kept)
+    return kept
+
+
 def _kept_os_source() -> RandomSource:
     """This thread's OS CSPRNG source for unseeded one-off calls (``deal()``, ``sample()``).
 
@@ -268,26 +277,18 @@ def _kept_os_source() -> RandomSource:
     :class:`~croupier.randomness.OsRandomSource` (a forked child drops the bytes
     it holds); one per thread, so the bits a call reports are its own.
     """
-    kept: RandomSource | None = getattr(_KEPT, "source", None)
-    if kept is None:
-        kept = _module("croupier.randomness.source").OsRandomSource(block_bytes=512)
-        _KEPT.source = kept
-    return kept
+    return _kept("source", lambda: _module("croupier.randomness.source").OsRandomSource(512))
 
 
 def _kept_chacha() -> RandomSource:
     """This thread's ChaCha20 keystream keyed from the OS, for unseeded split shuffles.
 
-    Made once per thread and kept, as :func:`_kept_os_source`: a shuffle in a loop then
-    reads on in one secret keystream instead of drawing a new key from the OS and
-    building a source each time.  A forked child draws a new key (the source does so
-    itself), so parent and child never share bits.
+    Kept as :func:`_kept_os_source` is: a shuffle in a loop then reads on in one secret
+    keystream instead of drawing a new key from the OS and building a source each time.
+    A forked child draws a new key (the source does so itself), so parent and child
+    never share bits.
     """
-    kept: RandomSource | None = getattr(_KEPT, "chacha", None)
-    if kept is None:
-        kept = _module("croupier.randomness.chacha").ChaChaSource()
-        _KEPT.chacha = kept
-    return kept
+    return _kept("chacha", lambda: _module("croupier.randomness.chacha").ChaChaSource())
 
 
 @cache

@@ -52,7 +52,7 @@ from croupier.shuffling.split import (
     _ChooserDraws,
     split_levels,
 )
-from croupier.shuffling.split_move import PARALLEL_FROM, RECIPROCAL_BITS, _in_two, reciprocals
+from croupier.shuffling.split_move import PARALLEL_FROM, RECIPROCAL_BITS, in_two, reciprocals
 from croupier.shuffling.split_numpy import (
     LeafTables,
     arrange_leaves,
@@ -240,7 +240,7 @@ class KeyedStreams:
             wide = np.empty(count, np.uint32)
             # (two threads, each over whole blocks of the key stream)
             middle = min(count, max(0, -(-(start + count // 2) // KEY_BLOCK) * KEY_BLOCK - start))
-            _in_two(
+            in_two(
                 count >= PARALLEL_FROM and 0 < middle < count,
                 lambda: keyed.keys(self.key, k, start, wide[:middle]),
                 lambda: keyed.keys(self.key, k, start + middle, wide[middle:]),
@@ -487,7 +487,7 @@ def _order_and_leaves(
         half = n // 2
         counts, second = np.zeros(1 << k, np.int64), np.zeros(1 << k, np.int64)
         parallel = n >= PARALLEL_FROM
-        _in_two(
+        in_two(
             parallel,
             lambda: keyed.count(wide, 0, half, counts),
             lambda: keyed.count(wide, half, n, second),
@@ -498,7 +498,7 @@ def _order_and_leaves(
         order: npt.NDArray[np.intp] = np.empty(n, np.int64)
 
         def fill(lo: int, hi: int) -> None:
-            _in_two(
+            in_two(
                 parallel,
                 lambda: keyed.place(wide, 0, half, first_place, order, lo, hi),
                 lambda: keyed.place(wide, half, n, second_place, order, lo, hi),

@@ -291,9 +291,9 @@ def gather(
     if not half:
         kernel(data, places, narrow, picks, 0, picks.size, out)
         return out
-    from croupier.shuffling.split_move import _in_two
+    from croupier.shuffling.split_move import in_two
 
-    _in_two(
+    in_two(
         True,
         lambda: kernel(data, places, narrow, picks, 0, half, out[:first_bytes]),
         lambda: kernel(data, places, narrow, picks, half, picks.size, out[first_bytes:]),

@@ -26,7 +26,7 @@ import numpy.typing as npt
 import croupier._core.split as kernels
 from croupier.randomness.source import BitSource
 
-__all__ = ["LeafTables", "SplitShape", "split_move"]
+__all__ = ["LeafTables", "SplitShape", "in_two", "split_move"]
 
 _U64 = np.uint64
 
@@ -96,7 +96,7 @@ PARALLEL_FROM = 65_536
 """Items from which each pass runs in two threads, each over half of the items or leaves.
 
 The result is the same in one thread or two (the tests compare them); the
-second thread is a helper kept for the process (:func:`_in_two`).
+second thread is a helper kept for the process (:func:`in_two`).
 """
 
 BESIDE_BELOW = 1 << 19
@@ -109,7 +109,7 @@ item more at the peak), so larger shuffles make them after the move.
 _helper: tuple[int, ThreadPoolExecutor] | None = None
 
 
-def _in_two(parallel: bool, first: Callable[[], object], second: Callable[[], object]) -> None:
+def in_two(parallel: bool, first: Callable[[], object], second: Callable[[], object]) -> None:
     """Run ``first`` and ``second`` (which touch separate data): in two threads when
     ``parallel``, else one after the other.
 
@@ -158,7 +158,7 @@ def _first_level(
     parallel = n >= PARALLEL_FROM
     half = (n // 2) - (n // 2) % 8
     second = np.zeros_like(counts)
-    _in_two(
+    in_two(
         parallel,
         lambda: kernels.count_keys(region, k, 0, half, counts),
         lambda: kernels.count_keys(region, k, half, n, second),
@@ -178,9 +178,9 @@ def _first_level(
         move_second()
 
     if beside is None:
-        _in_two(parallel, move_first, move_second)
+        in_two(parallel, move_first, move_second)
     else:
-        _in_two(parallel, move_both, beside)
+        in_two(parallel, move_both, beside)
 
 
 def _second_level(
@@ -200,7 +200,7 @@ def _second_level(
     def run(b_from: int, b_to: int, at: int) -> None:
         kernels.second_level(mid, fin, region, k, counts, leaf_sizes, b_from, b_to, at)
 
-    _in_two(
+    in_two(
         n >= PARALLEL_FROM,
         lambda: run(0, middle, 0),
         lambda: run(middle, counts.shape[0], start),
@@ -261,7 +261,7 @@ def _fisher_yates_all(fin: npt.NDArray[Any], leaves: _Leaves) -> None:
             at_redrawn,
         )
 
-    _in_two(
+    in_two(
         fin.shape[0] >= PARALLEL_FROM,
         lambda: run(0, middle, 0, 0, 0),
         lambda: run(middle, end, start, bit, again),

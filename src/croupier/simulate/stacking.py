@@ -407,7 +407,7 @@ def _best_survey(
     return _surveyed(parts, predeal, definitions, scales)
 
 
-_SURVEY_CODE = ("simulate", "bulk", "dealing", "ranking")
+_SURVEY_CODE = ("simulate", "bulk", "dealing", "ranking", "_core")
 """The packages whose code a survey's result depends on (their files key the kept ones)."""
 
 
