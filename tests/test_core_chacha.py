@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from Crypto.Cipher import ChaCha20
 
-from croupier._core.chacha import keystream
+from croupier._core.chacha import keystream, keystream_bits
 from croupier.errors import CroupierError
 from croupier.randomness.chacha import chacha_block_reference, chacha_blocks
 
@@ -58,7 +58,28 @@ def test_the_kernel_never_writes_past_the_blocks_asked_for() -> None:
     assert out[:16].astype("<u4").tobytes().hex() == RFC_8439_BLOCK
 
 
+@pytest.mark.parametrize("k", [0, 1, 7, 8, 9, 511, 512, 513, 1000, 1024])
+def test_keystream_bits_keep_k_bits_and_zero_the_rest(k: int) -> None:
+    # the array form of the keystream: the first k bits of the blocks, then zeros to the end
+    key = bytes(range(40, 72))
+    count = max(1, -(-k // 512))
+    for first in (0, 2**32 - 1):
+        out = np.full(64 * count + 24, 0xAB, np.uint8)
+        keystream_bits(key, first, count, out, k)
+        stream = int.from_bytes(chacha_blocks(key, first, count) + bytes(24), "big")
+        width = 8 * len(out)
+        assert int.from_bytes(out.tobytes(), "big") == stream >> (width - k) << (width - k)
+
+
 def test_bad_calls_are_refused() -> None:
+    with pytest.raises(ValueError, match="do not fit"):
+        keystream_bits(bytes(32), 0, 2, np.empty(100, np.uint8), 8)
+    with pytest.raises(ValueError, match="do not fit"):
+        keystream_bits(bytes(32), 0, 1, np.empty(64, np.uint8), 513)
+    with pytest.raises(ValueError, match="not 4-byte aligned"):
+        keystream_bits(bytes(32), 0, 1, np.empty(80, np.uint8)[1:], 8)
+    with pytest.raises(ValueError, match="wrap past"):
+        keystream_bits(bytes(32), 2**64 - 1, 2, np.empty(128, np.uint8), 8)
     with pytest.raises(ValueError, match="16 words"):
         keystream(np.zeros(15, np.uint32), 1, np.empty(16, np.uint32))
     with pytest.raises(ValueError, match="need 32 words"):

@@ -324,6 +324,43 @@ def test_optimal_deals_on_big_decks_use_the_same_numbering() -> None:
     assert _FastUnranker(lay).piles(number) == d.piles
 
 
+def test_compiled_masks_match_the_tables_walk() -> None:
+    # number_masks (mixed-radix digits and masks in C) against the plain walk, on the edges
+    # of the range and random numbers, for layouts of 1 to 64 cards with empty piles too
+    import random as _random
+
+    from croupier._core.subsets import number_masks
+    from croupier.dealing.deal import _FastUnranker
+
+    rng = _random.Random(34)
+    layouts = [
+        make_layout("bridge"),
+        make_layout("skat"),
+        make_layout(hands=[1], deck="stripped:A"),
+        make_layout(hands=[0, 3, 0], deck="stripped:89"),
+        make_layout(hands=[32], deck="piquet"),
+        make_layout(hands=[1] * 51),  # 52!: four limbs of digits
+    ]
+    for lay in layouts:
+        fast = _FastUnranker(lay)
+        last = lay.count // lay.arrangements - 1
+        for number in {
+            0,
+            min(1, last),
+            last,
+            last // 2,
+            *(rng.randrange(last + 1) for _ in range(200)),
+        }:
+            expected = fast.masks_reference(number)
+            got = number_masks(number, lay.sizes, len(lay.deck))
+            width = [len(m) for m in got]
+            assert got == tuple(m + bytes(w - len(m)) for m, w in zip(expected, width, strict=True))
+        with pytest.raises(ValueError, match="not below the number of deals"):
+            number_masks(last + 1, lay.sizes, len(lay.deck))
+    with pytest.raises(ValueError, match="at most 64 positions"):
+        number_masks(0, (65,), 65)
+
+
 @pytest.mark.parametrize("game", ["bridge", "skat", "war", "euchre", "holdem"])
 def test_one_deal_is_the_first_deal_of_a_run(game: str) -> None:
     # deal() takes a direct path for the optimal method; it must give deal_many's first deal,

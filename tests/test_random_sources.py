@@ -25,6 +25,7 @@ from croupier.randomness import (
     exact_distribution_truncated,
     make_source,
 )
+from croupier.randomness.uniform import below_once
 from croupier.randomness.walk import WalkTooLargeError
 from croupier.shuffling import SHUFFLE_METHODS, lehmer_shuffle
 
@@ -44,9 +45,11 @@ def test_walks_past_max_leaves_name_the_parameter_plainly() -> None:
 
 
 @pytest.mark.parametrize("n", [*range(1, 14), 52, 100])
-@pytest.mark.parametrize("mode", ["default", "no-recycle", "margin"])
+@pytest.mark.parametrize("mode", ["default", "no-recycle", "margin", "once"])
 def test_below_is_exactly_uniform_over_all_bit_strings(n: int, mode: str) -> None:
     def draw(source: OsRandomSource) -> int:
+        if mode == "once":
+            return below_once(source, n)
         if mode == "margin":
             return UniformSampler(source, margin_bits=3).below(n)
         if mode == "no-recycle":
@@ -241,6 +244,19 @@ def test_entropy_exhaustion_message_and_no_reuse() -> None:
     hexes = EntropySource.parse("hex:f")  # 1111: below(24) needs 5 bits, rejects 15 >= 8
     with pytest.raises(EntropyExhaustedError, match=r"at least 1 more bit\(s\) \(1 more hex digit"):
         UniformSampler(hexes).below(24)
+
+
+def test_below_once_draws_what_a_fresh_sampler_draws() -> None:
+    # the same value and bits as UniformSampler(source).below(n), and the same shortfall
+    for n in [1, 2, 3, 52, 2**64 - 1, 2**64 + 1, math.factorial(52), 10**30]:
+        for seed in range(30):
+            once, fresh = SeededSource(f"once {seed}"), SeededSource(f"once {seed}")
+            assert below_once(once, n) == UniformSampler(fresh).below(n)
+            assert once.bits_used == fresh.bits_used
+    with pytest.raises(EntropyExhaustedError, match=r"need at least 2 more d6 roll"):
+        below_once(EntropySource.parse("dice:1,2"), 1000)
+    with pytest.raises(CroupierError, match=r"range \[0, 0\) is empty"):
+        below_once(OsRandomSource(), 0)
 
 
 def test_entropy_source_accounting() -> None:

@@ -25,10 +25,12 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING
 
-from croupier._core.subsets import lex_masks
+from croupier._core.subsets import number_masks
 from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError, DealNotationError, RankingError
+from croupier.randomness.source import OsRandomSource
+from croupier.randomness.uniform import below_once
 from croupier.ranking.partitions import decimal, lex_table, subsets_rank
 from croupier.ranking.stacks import stacks_code, stacks_from_code
 
@@ -416,9 +418,9 @@ class _FastUnranker:
         Made by the compiled core (``croupier._core.subsets``); :meth:`masks_reference` is
         the same walk in plain Python, through the cached tables.
         """
-        if len(self.deck) > FAST_UNRANK_CARDS:  # (ranks past 64 bits: the tables' walk)
-            return self.masks_reference(number)
-        return lex_masks(self._digits(number), self.sizes, len(self.deck))
+        if len(self.deck) > FAST_UNRANK_CARDS or len(self.sizes) > FAST_UNRANK_CARDS + 1:
+            return self.masks_reference(number)  # (ranks past 64 bits: the tables' walk)
+        return number_masks(number, self.sizes, len(self.deck))
 
     def masks_reference(self, number: int) -> tuple[bytes, ...]:
         """:meth:`masks` in plain Python (its masks may stop short: the rest are 0)."""
@@ -644,6 +646,17 @@ def _optimal_deal(
     return Deal(layout, None, "optimal", bits, src.kind, number, algorithm, masks)
 
 
+def _first_optimal_deal(layout: Layout, source: RandomSource | None) -> Deal:
+    """:func:`_optimal_deal` of a fresh sampler with no margin (a run's first deal)."""
+    src = source if source is not None else OsRandomSource()
+    before = src.bits_used
+    number = below_once(src, layout.count)
+    orders = layout.arrangements  # 1 without stacks: the number is the piles' number
+    masks = _fast_unranker(layout).masks(number if orders == 1 else number // orders)
+    algorithm = STACKS_ALGORITHM_ID if layout.ordered else ALGORITHM_ID
+    return Deal(layout, None, "optimal", src.bits_used - before, src.kind, number, algorithm, masks)
+
+
 def deal(
     layout: Layout | str,
     *,
@@ -661,17 +674,11 @@ def deal(
     >>> len(deal("bridge").hands[0])
     13
     """
-    fast = (
+    if (
         sampler is None
         and method == "optimal"
         and not isinstance(layout, str)
         and len(layout.deck) <= FAST_UNRANK_CARDS
-    )
-    if fast:  # deal_many's first deal, without its loop
-        from croupier.randomness.source import OsRandomSource
-        from croupier.randomness.uniform import UniformSampler
-
-        assert not isinstance(layout, str)
-        first = UniformSampler(source if source is not None else OsRandomSource(), margin_bits=0)
-        return _optimal_deal(layout, _fast_unranker(layout), first, deal_algorithm(layout))
+    ):  # deal_many's first deal, without its loop
+        return _first_optimal_deal(layout, source)
     return next(deal_many(layout, 1, method=method, source=source, sampler=sampler))

@@ -23,11 +23,10 @@ True
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, ClassVar
 
 import croupier.randomness.source as _source_module
-from croupier._core.chacha import keystream
+from croupier._core.chacha import keystream_bits
 from croupier._core.engines import Engine, resolve
 from croupier.errors import CroupierError
 from croupier.randomness.source import BufferedBitSource
@@ -54,14 +53,6 @@ _ROUNDS = (
 )
 _CONSTANT_BYTES = b"".join(c.to_bytes(4, "little") for c in _CONSTANTS)
 _BLOCK_BYTES = 64
-
-
-def _initial(key: bytes, first: int) -> npt.NDArray[np.uint32]:
-    """The state of block ``first``: constants, key, the 64-bit block counter, a zero nonce."""
-    import numpy as np
-
-    words = _CONSTANT_BYTES + key + (first & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little") + bytes(8)
-    return np.frombuffer(words, "<u4").astype(np.uint32)
 
 
 def chacha_block_reference(key: bytes, block: int) -> bytes:
@@ -111,11 +102,9 @@ def chacha_blocks(key: bytes, first: int, count: int, *, engine: Engine = "auto"
         return b"".join(chacha_block_reference(key, first + i) for i in range(count))
     if count <= 0:
         return b""
-    import numpy as np
-
-    out = np.empty(16 * count, np.uint32)
-    keystream(_initial(key, first), count, out)
-    return out.astype("<u4", copy=False).tobytes()
+    out = bytearray(_BLOCK_BYTES * count)
+    keystream_bits(key, first, count, out, 8 * len(out))
+    return bytes(out)
 
 
 class ChaChaSource(BufferedBitSource):
@@ -211,23 +200,10 @@ class ChaChaSource(BufferedBitSource):
             first = self._block
             self._block += count
             self._bytes, self._pos = b"", 0
-            _blocks_into(self._key, first, count, out[: _BLOCK_BYTES * count])
-        out[nbytes:] = 0
-        if k & 7:
-            out[nbytes - 1] &= (0xFF00 >> (k & 7)) & 0xFF
+            keystream_bits(self._key, first, count, out, k)  # (and zeros after the k bits)
         return out[: nbytes + pad]
 
     def describe(self) -> str:
         if self.reproducible:
             return "chacha (ChaCha20 keystream under a given key; reproducible)"
         return "os-chacha (ChaCha20 keyed with 256 bits from the OS CSPRNG; not reproducible)"
-
-
-def _blocks_into(key: bytes, first: int, count: int, out: npt.NDArray[np.uint8]) -> None:
-    """Blocks ``first .. first + count - 1`` written into ``out`` (``64 * count`` bytes)."""
-    import numpy as np
-
-    words = out.view(np.uint32)
-    keystream(_initial(key, first), count, words)
-    if sys.byteorder == "big":  # the keystream's words are little-endian
-        words.byteswap(inplace=True)

@@ -27,7 +27,7 @@ import croupier.randomness.source as _source_module
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness.source import ForkAware, RandomSource
 
-__all__ = ["UNIFORM_ALGORITHM_ID", "Chooser", "UniformSampler"]
+__all__ = ["UNIFORM_ALGORITHM_ID", "Chooser", "UniformSampler", "below_once"]
 
 UNIFORM_ALGORITHM_ID = "croupier-uniform/1"
 """Id and version of the sampling algorithm (specified in ``docs/reproducibility.md``)."""
@@ -147,35 +147,16 @@ class UniformSampler(ForkAware):
         if self._fork_seen != _source_module.fork_generation:  # forked since the last draw
             self._check_fork()
         with self._lock:  # one thread at a time changes the held state
-            v, m = self._v, self._m
-            target = n << self.margin_bits if self.margin_bits else n
-            while True:
-                if m < target:
-                    try:
-                        value, modulus = self.source.draw(((target - 1) // m).bit_length())
-                    except EntropyExhaustedError:
-                        if m >= n:  # the margin is a luxury: finish with what is held
-                            target = n
-                            continue
-                        shortfall = getattr(self.source, "shortfall", None)
-                        if shortfall is None:
-                            raise
-                        self._v, self._m = v, m
-                        raise EntropyExhaustedError(shortfall(-(-n // m))) from None
-                    v = v * modulus + value
-                    m *= modulus
-                    continue
-                q, r = divmod(m, n)
-                limit = m - r
-                if v < limit:
-                    q_v, result = divmod(v, n)
-                    if self.recycle:
-                        self._v, self._m = q_v, q
-                    else:
-                        self._v, self._m = 0, 1
-                    return result
-                v -= limit
-                m = r
+            try:
+                result, v, m = _widen_and_split(self.source, n, self._v, self._m, self.margin_bits)
+            except _Exhausted as short:  # keep what is held for a draw with more entropy
+                self._v, self._m = short.v, short.m
+                raise short.error from None
+            if self.recycle:
+                self._v, self._m = v, m
+            else:
+                self._v, self._m = 0, 1
+            return result
 
     def between(self, low: int, high: int) -> int:
         """An exactly uniform integer in ``[low, high]`` (both inclusive).
@@ -187,3 +168,65 @@ class UniformSampler(ForkAware):
         if high < low:
             raise CroupierError(f"empty range [{low}, {high}]: high must be >= low")
         return low + self.below(high - low + 1)
+
+
+class _Exhausted(Exception):
+    """The source ran dry mid-draw: the held state ``(v, m)`` and the error to raise."""
+
+    def __init__(self, v: int, m: int, error: EntropyExhaustedError) -> None:
+        super().__init__(str(error))
+        self.v, self.m, self.error = v, m, error
+
+
+def _widen_and_split(
+    source: RandomSource, n: int, v: int, m: int, margin_bits: int
+) -> tuple[int, int, int]:
+    """One draw below ``n >= 2`` from the held state ``(v, m)``: ``(result, v', m')``.
+
+    Widens the state with the fewest fresh bits that make ``m`` at least
+    ``n << margin_bits``, splits ``m = q*n + r`` and answers ``v % n`` when
+    ``v < q*n`` (leaving ``(v // n, q)``), else keeps ``(v - q*n, r)`` and tries again.
+    """
+    target = n << margin_bits if margin_bits else n
+    while True:
+        if m < target:
+            try:
+                value, modulus = source.draw(((target - 1) // m).bit_length())
+            except EntropyExhaustedError as error:
+                if m >= n:  # the margin is a luxury: finish with what is held
+                    target = n
+                    continue
+                shortfall = getattr(source, "shortfall", None)
+                if shortfall is None:
+                    raise
+                raise _Exhausted(v, m, EntropyExhaustedError(shortfall(-(-n // m)))) from error
+            v = v * modulus + value
+            m *= modulus
+            continue
+        q, r = divmod(m, n)
+        limit = m - r
+        if v < limit:
+            q_v, result = divmod(v, n)
+            return result, q_v, q
+        v -= limit
+        m = r
+
+
+def below_once(source: RandomSource, n: int) -> int:
+    """One exactly uniform integer in ``[0, n)`` from ``source``, with the fewest bits.
+
+    The same draws as ``UniformSampler(source).below(n)``, without making a
+    sampler: nothing is held afterwards (what is left over is dropped).
+
+    >>> from croupier.randomness.seeded import SeededSource
+    >>> below_once(SeededSource("x"), 10**20) == UniformSampler(SeededSource("x")).below(10**20)
+    True
+    """
+    if n < 2:
+        if n < 1:
+            raise CroupierError(f"cannot draw below {n}: the range [0, {n}) is empty")
+        return 0
+    try:
+        return _widen_and_split(source, n, 0, 1, 0)[0]
+    except _Exhausted as short:
+        raise short.error from None
