@@ -389,6 +389,12 @@ def test_gather_kernel_matches_the_joined_slices(shape: str) -> None:
         assert given.tobytes() == want
         assert gather_reference(data, starts, lengths, order).tobytes() == want
         assert gather(data, starts, lengths, order, engine="python").tobytes() == want
+        # records end to end: their bounds (the starts and the last end), in one or two threads
+        for place in (np.int32, np.int64):
+            bounds = np.append(starts, starts[-1] + lengths[-1]).astype(place)
+            for threads in (1, 2):
+                got = gather(data, starts, lengths, order, bounds=bounds, threads=threads)
+                assert got.tobytes() == want
     assert gather(data, starts, lengths, np.zeros(0, np.int64)).size == 0
 
 
@@ -409,6 +415,20 @@ def test_gather_kernel_refuses_places_outside_its_buffers() -> None:
         record_kernels.gather(data, starts, lengths, np.array([0, 1]), 0, 2, out[:3])
     with pytest.raises(ValueError, match="a <= b"):
         record_kernels.gather(data, starts, lengths, np.array([0]), 0, 2, out)
+    # the same checks for records end to end (their bounds)
+    bounds = np.array([0, 2, 4, 6], np.int64)
+    assert record_kernels.gather_bounds(data, bounds, np.array([1, 2]), 0, 2, out) == 4
+    assert out[:4].tobytes() == b"cdef"
+    with pytest.raises(ValueError, match="outside the data"):  # no record 3
+        record_kernels.gather_bounds(data, bounds, np.array([3]), 0, 1, out)
+    with pytest.raises(ValueError, match="outside the data"):  # an end past the data
+        record_kernels.gather_bounds(data, np.array([0, 2, 7]), np.array([1]), 0, 1, out)
+    with pytest.raises(ValueError, match="outside the data"):  # bounds going back
+        record_kernels.gather_bounds(data, np.array([0, 4, 2]), np.array([1]), 0, 1, out)
+    with pytest.raises(ValueError, match="do not fit"):
+        record_kernels.gather_bounds(data, bounds, np.array([0, 1]), 0, 2, out[:3])
+    with pytest.raises(ValueError, match="bounds"):
+        gather(data, starts, lengths, np.array([0]), bounds=bounds[:3])
 
 
 @given(

@@ -8,6 +8,14 @@ def separator_span(data: npt.NDArray[np.uint8], separator: int) -> tuple[int, in
 def byte_ends(
     data: npt.NDArray[np.uint8], separator: int, offset: int, ends: npt.NDArray[Any]
 ) -> int: ...
+def gather_bounds(
+    data: npt.NDArray[np.uint8],
+    bounds: npt.NDArray[Any],
+    order: npt.NDArray[Any],
+    a: int,
+    b: int,
+    out: npt.NDArray[np.uint8],
+) -> int: ...
 def gather(
     data: npt.NDArray[np.uint8],
     starts: npt.NDArray[Any],

@@ -27,6 +27,12 @@ cdef extern from "record_kernels.h" nogil:
                                     const uint32_t *lengths, int64_t records, int64_t size,
                                     const int64_t *order, int64_t a, int64_t b, uint8_t *out,
                                     int64_t room)
+    int64_t croupier_gather_bounds_int32_t(const uint8_t *data, const int32_t *bounds,
+                                           int64_t records, int64_t size, const int64_t *order,
+                                           int64_t a, int64_t b, uint8_t *out, int64_t room)
+    int64_t croupier_gather_bounds_int64_t(const uint8_t *data, const int64_t *bounds,
+                                           int64_t records, int64_t size, const int64_t *order,
+                                           int64_t a, int64_t b, uint8_t *out, int64_t room)
     int64_t croupier_cut_slices(const uint32_t *lengths, int64_t records, const int64_t *order,
                                 int64_t a, int64_t b, int64_t slice_bytes, int64_t long_record,
                                 int64_t *ends, int64_t *bytes)
@@ -105,6 +111,32 @@ def gather(const uint8_t[::1] data, const place_t[::1] starts, const uint32_t[::
             got = croupier_gather_int64_t(&data[0], &starts[0], &lengths[0], starts.shape[0],
                                           data.shape[0], &order[0], a, b, &out[0],
                                           out.shape[0])
+    if got < 0:
+        _gather_failed(got, out.shape[0])
+    return got
+
+
+def gather_bounds(const uint8_t[::1] data, const place_t[::1] bounds,
+                  const int64_t[::1] order, Py_ssize_t a, Py_ssize_t b, uint8_t[::1] out):
+    """Records ``order[a:b]`` of records that lie end to end (record ``i``:
+    ``data[bounds[i]:bounds[i + 1]]``, 32- or 64-bit bounds, one more than the records)
+    one after the other into ``out``: the bytes written."""
+    cdef int64_t got = 0
+    if bounds.shape[0] < 1 or not 0 <= a <= b <= order.shape[0]:
+        raise ValueError("gather_bounds takes one bound more than records, and a <= b <= len(order)")
+    if a == b:
+        return 0
+    if data.shape[0] == 0 or out.shape[0] == 0:
+        _gather_failed(-2 if data.shape[0] == 0 else -1, out.shape[0])
+    with nogil:
+        if place_t is int32_t:
+            got = croupier_gather_bounds_int32_t(&data[0], &bounds[0], bounds.shape[0] - 1,
+                                                 data.shape[0], &order[0], a, b, &out[0],
+                                                 out.shape[0])
+        else:
+            got = croupier_gather_bounds_int64_t(&data[0], &bounds[0], bounds.shape[0] - 1,
+                                                 data.shape[0], &order[0], a, b, &out[0],
+                                                 out.shape[0])
     if got < 0:
         _gather_failed(got, out.shape[0])
     return got

@@ -259,13 +259,13 @@ class _Layout:
             ending = fmt.ending_after(previous)
             data[size : size + len(ending)] = np.frombuffer(ending, np.uint8)
             ends = np.append(ends, np.array([size + len(ending)], place))
-        self.starts: npt.NDArray[Any] = np.empty(ends.size, place)
-        if ends.size:
-            self.starts[0] = self.bom
-            self.starts[1:] = ends[:-1]
-        lengths = ends
-        lengths -= self.starts  # (in place: the ends are not needed any more)
+        # (the records lie end to end: record i is bytes bounds[i] .. bounds[i + 1] - 1)
+        self.bounds: npt.NDArray[Any] = np.empty(ends.size + 1, place)
+        self.bounds[0] = self.bom
+        self.bounds[1:] = ends
         del ends
+        self.starts: npt.NDArray[Any] = self.bounds[:-1]
+        lengths = np.diff(self.bounds)
         if lengths.size and int(lengths.max()) > MAX_RECORD_BYTES:
             raise _too_long(what)
         self.lengths = lengths.view(np.uint32) if small else lengths.astype(np.uint32)
@@ -865,7 +865,7 @@ def _in_memory(
         sink = OutputSink(job.write, drop_final=fmt if layout.open else None)
         if layout.bom:
             sink.write(BOM)
-        emit(data, layout.starts, layout.lengths, arrangement, sink,
+        emit(data, layout.starts, layout.lengths, arrangement, sink, bounds=layout.bounds,
              slice_bytes=_slice_bytes(job.memory), advance=lambda done: step(2 * done))  # fmt: skip
         sink.finish()
     finally:

@@ -255,6 +255,7 @@ def gather(
     total: int | None = None,
     threads: int = 1,
     engine: Engine = "auto",
+    bounds: npt.NDArray[Any] | None = None,
 ) -> npt.NDArray[np.uint8]:
     """The records ``data[starts[i] : starts[i] + lengths[i]]`` for ``i`` in ``order``
     (``None``: every record in turn), concatenated.
@@ -262,7 +263,10 @@ def gather(
     Compiled (``croupier._core.record_kernels``): one copy per record, the records a
     few places ahead prefetched, without the interpreter lock; ``total`` (the bytes
     of the result) saves counting them; ``threads=2`` gathers each half of a long
-    order in its own thread.  ``engine="python"``: slices joined, the
+    order in its own thread.  ``bounds``, when the records lie end to end (record
+    ``i`` ends where ``i + 1`` starts: ``bounds`` is ``starts`` and the last end, 32-
+    or 64-bit like ``starts``), lets the kernel read a record's place and length from
+    one spot, one cache miss a record fewer.  ``engine="python"``: slices joined, the
     specification.
 
     >>> d = np.frombuffer(b"abcdef", np.uint8)
@@ -286,17 +290,26 @@ def gather(
         first_bytes = int(narrow[picks[:half]].sum(dtype=np.int64)) if half else 0
         total = first_bytes + int(narrow[picks[half:]].sum(dtype=np.int64))
     out = np.empty(total, np.uint8)
+
+    def kernel(a: int, b: int, into: npt.NDArray[np.uint8]) -> object:
+        if bounds is not None:
+            return record_kernels.gather_bounds(data, bounds, picks, a, b, into)
+        return record_kernels.gather(data, places, narrow, picks, a, b, into)
+
+    if bounds is not None and (
+        bounds.dtype not in (np.int32, np.int64) or bounds.size != lengths.size + 1
+    ):
+        raise ValueError("bounds are the records' starts and the last end, 32- or 64-bit")
     places = starts if starts.dtype == np.int32 else np.ascontiguousarray(starts, np.int64)
-    kernel = record_kernels.gather
     if not half:
-        kernel(data, places, narrow, picks, 0, picks.size, out)
+        kernel(0, picks.size, out)
         return out
     from croupier.shuffling.split_move import in_two
 
     in_two(
         True,
-        lambda: kernel(data, places, narrow, picks, 0, half, out[:first_bytes]),
-        lambda: kernel(data, places, narrow, picks, half, picks.size, out[first_bytes:]),
+        lambda: kernel(0, half, out[:first_bytes]),
+        lambda: kernel(half, picks.size, out[first_bytes:]),
     )
     return out
 
@@ -414,8 +427,10 @@ def emit(
     slice_bytes: int,
     advance: Callable[[int], object] | None = None,
     threads: int = 2,
+    bounds: npt.NDArray[Any] | None = None,
 ) -> None:
-    """Write the records in ``order`` (record ``order[q]`` at place ``q``), in slices.
+    """Write the records in ``order`` (record ``order[q]`` at place ``q``), in slices
+    (``bounds``: as for :func:`gather`, when the records lie end to end).
 
     ``order`` is one array or its pieces in turn (an iterable, made while the
     first ones are written).  Each slice of about ``slice_bytes`` is gathered
@@ -432,7 +447,7 @@ def emit(
         if which.size == 1 and int(lengths[which[0]]) >= LONG_RECORD:
             start = int(starts[which[0]])
             return data[start : start + int(lengths[which[0]])]
-        return gather(data, starts, narrow, which, total=nbytes)
+        return gather(data, starts, narrow, which, total=nbytes, bounds=bounds)
 
     def put(part: Any) -> None:
         sink.write(part)

@@ -123,6 +123,43 @@ CROUPIER_BYTE_ENDS(int64_t)
 CROUPIER_GATHER(int32_t)
 CROUPIER_GATHER(int64_t)
 
+/* The same for records that lie end to end: record i is bytes bounds[i] .. bounds[i + 1] - 1
+ * (records + 1 bounds, rising), so a record's place and length are read from one spot
+ * (one cache miss a record fewer than with separate starts and lengths). */
+#define CROUPIER_GATHER_BOUNDS(TYPE)                                                        \
+    static inline int64_t croupier_gather_bounds_##TYPE(const uint8_t *restrict data,             \
+                                                 const TYPE *restrict bounds,              \
+                                                 int64_t records, int64_t size,            \
+                                                 const int64_t *restrict order, int64_t a, \
+                                                 int64_t b, uint8_t *restrict out,         \
+                                                 int64_t room) {                           \
+        int64_t at = 0;                                                                    \
+        for (int64_t q = a; q < b; q++) {                                                  \
+            if (q + CROUPIER_PLACES_AHEAD < b) {                                           \
+                int64_t far = order[q + CROUPIER_PLACES_AHEAD];                            \
+                if ((uint64_t)far < (uint64_t)records) __builtin_prefetch(bounds + far);   \
+            }                                                                              \
+            if (q + CROUPIER_GATHER_AHEAD < b) {                                           \
+                int64_t ahead = order[q + CROUPIER_GATHER_AHEAD];                          \
+                if ((uint64_t)ahead < (uint64_t)records) {                                 \
+                    const uint8_t *at_ = data + bounds[ahead];                             \
+                    __builtin_prefetch(at_);                                               \
+                    __builtin_prefetch(data + bounds[ahead + 1] - 1);                      \
+                }                                                                          \
+            }                                                                              \
+            int64_t i = order[q];                                                          \
+            if ((uint64_t)i >= (uint64_t)records) return -2;                               \
+            int64_t start = bounds[i], end = bounds[i + 1];                                \
+            if (start < 0 || start > end || end > size) return -2;                         \
+            if (at + (end - start) > room) return -1;                                      \
+            memcpy(out + at, data + start, (size_t)(end - start));                         \
+            at += end - start;                                                             \
+        }                                                                                  \
+        return at;                                                                         \
+    }
+CROUPIER_GATHER_BOUNDS(int32_t)
+CROUPIER_GATHER_BOUNDS(int64_t)
+
 /* Slices of order[a .. b - 1] to gather and write at once: about slice_bytes each, a record
  * of long_record bytes or more alone.  Slice j ends at order place ends[j] and holds
  * bytes[j] bytes; returns how many slices (at most b - a), or -1 for a record outside
