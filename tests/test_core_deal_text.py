@@ -5,7 +5,9 @@ reference is ``croupier.formats.pbn_deal._whole_deal_reference``.  They are comp
 random deals from every first seat and on thousands of damaged strings (a character
 changed, dropped, doubled or added; cases, spaces, cards twice, long suits, other scripts).
 ``whole_md`` (a LIN ``md`` value) is held to ``croupier.formats.lin._whole_md_reference``
-the same way.
+the same way.  ``hand_text`` (many deals' hands as text, with no sort) is held to
+``croupier.bulk.writers.text._bridge_hands_reference`` (which sorts) on random deals,
+hands of any length and both letter tables.
 """
 
 from __future__ import annotations
@@ -161,3 +163,42 @@ def test_md_edge_cases_agree(md: str) -> None:
 def test_an_md_deck_must_hold_52_cards() -> None:
     with pytest.raises(ValueError, match="52 cards"):
         whole_md("", BRIDGE_DECK[:3])
+
+
+def test_hand_text_writes_what_sorting_writes() -> None:
+    import numpy as np
+
+    from croupier._core.deal_text import hand_text
+    from croupier.bulk import deal_array
+    from croupier.bulk.writers import text
+
+    keys = text._bridge_card_keys(deal_array(1, seed="k").layout)
+    rng = np.random.default_rng(34)
+    dealt = deal_array(2000, seed="hand text").piles
+    # any number of cards a hand (one hand may hold them all), and an empty batch
+    uneven = rng.integers(0, 4, (500, 52)).astype(np.uint8)
+    uneven[:4] = [[p] * 52 for p in range(4)]
+    for piles in (dealt, uneven, dealt[:0]):
+        for letters in (text._LETTERS, text._LIN_LETTERS):
+            want = text._bridge_hands_reference(piles, keys, letters)
+            assert text._bridge_hands(piles, keys, letters).tobytes() == want.tobytes()
+    first = text._bridge_hands(dealt[:1], keys)[0].tobytes().decode()
+    assert [
+        len(hand.replace(".", "")) for hand in (first[i : i + 16] for i in range(0, 64, 16))
+    ] == [13] * 4
+
+    out = np.zeros((1, 64), np.uint8)
+    bad = dealt[:1].copy()
+    bad[0, 7] = 4
+    with pytest.raises(ValueError, match="pile 4"):
+        hand_text(bad, keys, text._DOTS, text._LETTERS, out)
+    twice = keys.copy()
+    twice[1] = twice[0]
+    with pytest.raises(ValueError, match="distinct"):
+        hand_text(dealt[:1], twice, text._DOTS, text._LETTERS, out)
+    on_dot = keys.copy()
+    on_dot[0] = 15
+    with pytest.raises(ValueError, match="dot"):
+        hand_text(dealt[:1], on_dot, text._DOTS, text._LETTERS, out)
+    with pytest.raises(ValueError, match="64 bytes"):
+        hand_text(dealt[:1], keys, text._DOTS, text._LETTERS, np.zeros((1, 63), np.uint8))

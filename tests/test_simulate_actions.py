@@ -224,3 +224,68 @@ def test_bad_input_is_refused() -> None:
     euchre = deal_array(1, "euchre", seed="x")
     with pytest.raises(ActionError, match="'euchre'"):
         runner.feed(euchre, 1)
+
+
+def test_interleaved_records_are_the_slices_joined() -> None:
+    # Deal by deal, each action's record in turn: against slices joined here, with empty
+    # records, one action, and no deals.
+    import random
+
+    from croupier.simulate.text_output import Records, interleaved
+
+    rng = random.Random(34)
+    for actions, deals in ((3, 200), (1, 50), (4, 1), (2, 0)):
+        texts = [
+            [
+                bytes(rng.randrange(256) for _ in range(rng.choice([0, 0, 1, 5, 40])))
+                for _ in range(deals)
+            ]
+            for _ in range(actions)
+        ]
+        want = b"".join(texts[a][i] for i in range(deals) for a in range(actions))
+        assert interleaved([Records.from_list(t) for t in texts]) == want
+    assert interleaved([]) == b""
+    with pytest.raises(ValueError, match="as many deals"):
+        interleaved([Records.from_list([b"a"]), Records.from_list([b"a", b"b"])])
+
+
+def test_records_from_rows_drop_every_pad_byte() -> None:
+    # The compiled squeeze against numpy's mask: pads anywhere in a row, rows of pads only,
+    # no rows, rows of no bytes.
+    from croupier.bulk.writers.rows import PAD
+    from croupier.simulate.text_output import Records
+
+    rng = np.random.default_rng(34)
+    for shape in ((300, 77), (5, 1), (0, 10), (4, 0)):
+        rows = rng.integers(0, 4, shape).astype(np.uint8)  # PAD (0) a quarter of the bytes
+        if shape[0] > 1 and shape[1]:
+            rows[1] = PAD
+        keep = rows != PAD
+        got = Records.from_rows(rows)
+        assert got.data == rows[keep].tobytes()
+        assert got.ends.tolist() == np.cumsum(keep.sum(axis=1)).tolist()
+
+
+def test_printes_records_are_what_percent_formatting_gives() -> None:
+    # printes' rows (numbers right-aligned, pads dropped) against one % formatting of the
+    # batch: signs, the int64 extremes, texts with %, non-ASCII letters, no deals, a NUL.
+    from croupier.simulate.text_output import Records
+
+    rng = np.random.default_rng(34)
+    for n in (0, 1, 7, 500):
+        big = rng.integers(-(2**63), 2**63 - 1, n, dtype=np.int64, endpoint=True)
+        big[: min(n, 2)] = [-(2**63), 2**63 - 1][: min(n, 2)]
+        small = rng.integers(-12, 40, n)
+        for items in (
+            [" hcp=", small, " %d é ", big, "\n"],
+            [small],
+            ["only text\n"],
+            [small, small, "x\0y", big],
+        ):
+            got = Records.formatted(items, n)
+            want = Records.formatted_reference(items, n)
+            assert got.data == want.data
+            assert got.ends.tolist() == want.ends.tolist()
+    text = Records.formatted(["n=", np.array([3, -40])], 2)
+    assert text.data == b"n=3n=-40"  # and each deal's text apart
+    assert [text.record(0), text.record(1)] == [b"n=3", b"n=-40"]

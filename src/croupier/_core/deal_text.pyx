@@ -1,9 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""A whole PBN deal string to its four sorted hands (the compiled form of
-``croupier.formats.pbn_deal._whole_deal_reference``)."""
+"""Deal text: a whole PBN deal string to its four sorted hands (the compiled form of
+``croupier.formats.pbn_deal._whole_deal_reference``), and the hands of many deals
+written as text (``croupier.bulk.writers.text._bridge_hands_reference``)."""
 
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 
 
 cdef inline int _rank(Py_UCS4 c) noexcept:
@@ -153,3 +158,65 @@ def whole_md(str md, tuple deck):
                 places[39 + k] = card
                 k += 1
     return digit, _hands(places, 2, deck)  # South first
+
+
+def hand_text(const uint8_t[:, ::1] piles, const uint16_t[::1] card_keys,
+              const uint16_t[::1] dot_keys, const uint8_t[::1] letters, uint8_t[:, ::1] out):
+    """Each deal's sort keys in rising order, written as ``letters`` (one byte a key).
+
+    Card ``c`` of a deal in pile ``p`` has key ``64 * p + card_keys[c]``, and
+    ``dot_keys`` (keys of their own, the marks between suits) come with every deal;
+    row ``i`` of ``out`` is ``letters[k]`` for the keys ``k`` of deal ``i`` in rising
+    order: the same as sorting them, with no sort (each pile's keys are the bits of a
+    64-bit word, read from the lowest).  Piles 0 to 3; the card keys below 64 and
+    distinct, the dot keys distinct and none of them a card's key in its pile.
+    """
+    cdef Py_ssize_t n = piles.shape[0], cards = piles.shape[1], i, c, at
+    cdef int p, b
+    cdef uint64_t words[4]
+    cdef uint64_t dots[4]
+    cdef uint64_t seen = 0, word
+    cdef uint16_t key
+    if card_keys.shape[0] != cards or out.shape[0] != n or letters.shape[0] < 256:
+        raise ValueError("hand_text takes a key a card, a row a deal and 256 letters")
+    if out.shape[1] != cards + dot_keys.shape[0]:
+        raise ValueError(f"hand_text writes {cards + dot_keys.shape[0]} bytes a deal, "
+                         f"not {out.shape[1]}")
+    for p in range(4):
+        dots[p] = 0
+    for c in range(dot_keys.shape[0]):
+        key = dot_keys[c]
+        if key >= 256 or dots[key >> 6] >> (key & 63) & 1:
+            raise ValueError("the dot keys are distinct and below 256")
+        dots[key >> 6] |= (<uint64_t>1) << (key & 63)
+    for c in range(cards):
+        key = card_keys[c]
+        if key >= 64 or seen >> key & 1:
+            raise ValueError("the card keys are distinct and below 64")
+        seen |= (<uint64_t>1) << key
+        for p in range(4):
+            if dots[p] >> key & 1:
+                raise ValueError("a card's key is a dot's key")
+    with nogil:
+        for i in range(n):
+            words[0] = dots[0]
+            words[1] = dots[1]
+            words[2] = dots[2]
+            words[3] = dots[3]
+            for c in range(cards):
+                p = piles[i, c]
+                if p > 3:
+                    break
+                words[p] |= (<uint64_t>1) << card_keys[c]
+            else:
+                at = 0
+                for p in range(4):
+                    word = words[p]
+                    while word:
+                        b = __builtin_ctzll(word)
+                        out[i, at] = letters[64 * p + b]
+                        at += 1
+                        word &= word - 1
+                continue
+            with gil:
+                raise ValueError(f"deal {i} has a card in pile {piles[i, c]}; hand_text takes piles 0 to 3")

@@ -35,3 +35,6 @@ def cut_slices(
     ends: npt.NDArray[np.int64],
     nbytes: npt.NDArray[np.int64],
 ) -> int: ...
+def squeeze_rows(
+    rows: npt.NDArray[np.uint8], pad: int, out: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64]
+) -> int: ...

@@ -142,6 +142,24 @@ def gather_bounds(const uint8_t[::1] data, const place_t[::1] bounds,
     return got
 
 
+def squeeze_rows(const uint8_t[:, ::1] rows, uint8_t pad, uint8_t[::1] out, int64_t[::1] ends):
+    """The bytes of ``rows`` that are not ``pad``, row after row, into ``out``; row ``i``'s
+    end in ``out`` into ``ends[i]``.  Returns the bytes written (room: every byte)."""
+    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], i, j
+    cdef int64_t at = 0
+    cdef uint8_t b
+    if ends.shape[0] != n or out.shape[0] < n * width:
+        raise ValueError("squeeze_rows takes an end a row and room for every byte")
+    with nogil:
+        for i in range(n):
+            for j in range(width):
+                b = rows[i, j]
+                out[at] = b
+                at += b != pad
+            ends[i] = at
+    return at
+
+
 def cut_slices(const uint32_t[::1] lengths, const int64_t[::1] order, Py_ssize_t a,
                Py_ssize_t b, int64_t slice_bytes, int64_t long_record, int64_t[::1] ends,
                int64_t[::1] nbytes):

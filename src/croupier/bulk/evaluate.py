@@ -116,6 +116,7 @@ class Holdings:
         "_columns",
         "_lengths",
         "_ranks",
+        "_shape_index",
         "deals",
         "layout",
         "longest",
@@ -130,6 +131,7 @@ class Holdings:
         self._columns: npt.NDArray[np.uint8] | None = None
         self._lengths: dict[int, npt.NDArray[np.int64]] = {}
         self._ranks: dict[int, npt.NDArray[np.uint16]] = {}
+        self._shape_index: dict[tuple[int, int], npt.NDArray[np.int64]] = {}
         suited = [(c.rank, c.suit) for c in self.layout.deck if c.suit is not None]
         self.single = len(set(suited)) == len(suited)
         per_suit = Counter(suit for _, suit in suited)
@@ -192,6 +194,28 @@ class Holdings:
                 out = counts.astype(np.int64)
             self._lengths[pile] = out
         return self._lengths[pile]
+
+    def shape_index(self, pile: int, side: int) -> npt.NDArray[np.int64]:
+        """Each hand's suit lengths ``(s, h, d, c)`` of ``pile`` as one number in base
+        ``side`` (``((s * side + h) * side + d) * side + c``): the index of a shape table,
+        made once for all the shapes asked of the pile.
+
+        >>> from croupier.bulk import deal_array
+        >>> h = Holdings(deal_array(3, seed="l"))
+        >>> [int(i) for i in h.shape_index(0, 14)] == [
+        ...     int(((s * 14 + hh) * 14 + d) * 14 + c) for s, hh, d, c in h.lengths(0)]
+        True
+        """
+        key = (pile, side)
+        if key not in self._shape_index:
+            lengths = self.lengths(pile)
+            index = lengths[:, 0] * side + lengths[:, 1]
+            index *= side
+            index += lengths[:, 2]
+            index *= side
+            index += lengths[:, 3]
+            self._shape_index[key] = index
+        return self._shape_index[key]
 
 
 def _holdings(deals: DealArray | Holdings) -> Holdings:
@@ -721,9 +745,7 @@ def shape(deals: DealArray | Holdings, seat: SeatLike, pattern: str | ShapePatte
         lengths = h.lengths(pile)
         if (longest + 1) ** 4 > _MAX_TABLE:
             return _pattern_mask(compiled, [lengths[:, i] for i in range(4)])
-        side = longest + 1
-        index = ((lengths[:, 0] * side + lengths[:, 1]) * side + lengths[:, 2]) * side
-        found: BoolArray = _shape_table(compiled, longest)[index + lengths[:, 3]]
+        found: BoolArray = _shape_table(compiled, longest)[h.shape_index(pile, longest + 1)]
         return found
 
     return _per_seat(h, seat, one).astype(np.bool_, copy=False)

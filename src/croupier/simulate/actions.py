@@ -74,6 +74,7 @@ from croupier.simulate.text_output import (
     dealer_frequency2d_text,
     dealer_frequency_text,
     holdings_of,
+    interleaved,
     print_seat_text,
     printall_records,
     printcompact_records,
@@ -332,10 +333,8 @@ class ActionRunner:
         chunks = [render(deals, first_number, holdings) for render in self._renderers]
         if len(chunks) == 1:
             self.out.write(chunks[0].data.decode())
-        elif chunks:  # deal by deal, each action's record in turn (slices, decoded once)
-            bounds = [(c.data, [0, *c.ends.tolist()]) for c in chunks]
-            parts = [data[ends[i] : ends[i + 1]] for i in range(n) for data, ends in bounds]
-            self.out.write(b"".join(parts).decode())
+        elif chunks:  # deal by deal, each action's record in turn (decoded once)
+            self.out.write(interleaved(chunks).decode())
         for k, inputs in enumerate(self._stat_inputs):
             values: list[IntArray] = [self._value(f, holdings) for f in inputs]
             result = self._results[k]

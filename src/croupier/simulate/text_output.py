@@ -48,6 +48,7 @@ __all__ = [
     "dealer_frequency_text",
     "holdings_of",
     "int_column",
+    "interleaved",
     "print_seat_text",
     "printall_records",
     "printcompact_records",
@@ -81,22 +82,51 @@ class Records:
 
     @classmethod
     def from_rows(cls, rows: Bytes2D) -> Records:
-        """Records from fixed-width rows padded with :data:`~croupier.bulk.writers.rows.PAD`.
+        """Records from fixed-width rows padded with :data:`~croupier.bulk.writers.rows.PAD`
+        (every pad byte dropped, in the compiled core: ``record_kernels.squeeze_rows``).
 
         >>> Records.from_rows(np.array([[65, 0], [66, 67]], np.uint8)).ends.tolist()
         [1, 3]
         """
-        keep = rows != PAD
-        return cls(bytes(rows[keep].tobytes()), np.cumsum(keep.sum(axis=1, dtype=np.int64)))
+        from croupier._core.record_kernels import squeeze_rows
+
+        rows = np.ascontiguousarray(rows, np.uint8)
+        out = np.empty(rows.size, np.uint8)
+        ends = np.empty(rows.shape[0], np.int64)
+        if rows.size:
+            kept = squeeze_rows(rows, PAD, out, ends)
+        else:
+            kept, ends[:] = 0, 0
+        return cls(out[:kept].tobytes(), ends)
 
     @classmethod
     def formatted(cls, items: Sequence[str | npt.NDArray[np.int64]], n: int) -> Records:
         """Records of ``n`` deals, each the items in turn: a text as is, a column of whole
-        numbers in decimal (``str`` of each), in one ``%`` formatting of the whole batch.
+        numbers in decimal (``str`` of each).
+
+        The items are laid side by side in fixed-width rows (each number right-aligned
+        in its column's widest, the rest pad bytes) and the pad bytes dropped
+        (:meth:`from_rows`); a text holding a NUL byte (the pad) is formatted with
+        ``%`` instead, :meth:`formatted_reference`, the specification.
 
         >>> r = Records.formatted(["a=", np.array([5, -12, 0]), "%\\n"], 3)
         >>> r.data, r.ends.tolist()
         (b'a=5%\\na=-12%\\na=0%\\n', [5, 12, 17])
+        """
+        if any("\0" in item if isinstance(item, str) else np.size(item) != n for item in items):
+            return cls.formatted_reference(items, n)
+        parts: list[Part] = [
+            item.encode() if isinstance(item, str) else int_column(np.asarray(item, np.int64))
+            for item in items
+        ]
+        return cls.from_rows(_join(parts, n))
+
+    @classmethod
+    def formatted_reference(cls, items: Sequence[str | npt.NDArray[np.int64]], n: int) -> Records:
+        """:meth:`formatted` by one ``%`` formatting of the whole batch.
+
+        >>> Records.formatted_reference(["a=", np.array([5, -12]), "\\0"], 2).data
+        b'a=5\\x00a=-12\\x00'
         """
         lengths = np.zeros(n, np.int64)
         pattern: list[str] = []
@@ -119,6 +149,40 @@ class Records:
         """Deal ``i``'s bytes."""
         start = int(self.ends[i - 1]) if i else 0
         return self.data[start : int(self.ends[i])]
+
+
+def interleaved(records: Sequence[Records]) -> bytes:
+    """Deal by deal, the record of each action in turn: deal 0's record of
+    ``records[0]``, of ``records[1]``, ..., then deal 1's, ...  Gathered in one pass
+    by the compiled core (``croupier._core.record_kernels.gather``; the records lie
+    end to end in each action's text).
+
+    >>> a, b = Records.from_list([b"a0 ", b"a1 "]), Records.from_list([b"b0\\n", b"\\n"])
+    >>> interleaved([a, b])
+    b'a0 b0\\na1 \\n'
+    """
+    from croupier._core.record_kernels import gather
+
+    if not records:
+        return b""
+    n = records[0].ends.size
+    if any(r.ends.size != n for r in records):
+        raise ValueError("interleaved records hold one record a deal, as many deals each")
+    starts = np.empty((n, len(records)), np.int64)
+    lengths = np.empty((n, len(records)), np.uint32)
+    offset = 0
+    for k, r in enumerate(records):
+        ends = r.ends.astype(np.int64, copy=False)
+        length = np.diff(ends, prepend=0)
+        lengths[:, k] = length
+        starts[:, k] = ends - length + offset
+        offset += len(r.data)
+    data = np.frombuffer(b"".join(r.data for r in records), np.uint8)
+    out = np.empty(offset, np.uint8)
+    if n and offset:
+        order = np.arange(starts.size, dtype=np.int64)
+        gather(data, starts.reshape(-1), lengths.reshape(-1), order, 0, order.size, out)
+    return out.tobytes()
 
 
 _POWERS = np.array([10**k for k in range(1, 20)], np.uint64)

@@ -145,12 +145,27 @@ def _bridge_hands(
 ) -> Bytes2D:
     """The four hands N, E, S, W of every deal as ``S.H.D.C`` text: shape ``(n, 64)``.
 
-    Every hand is 13 letters and 3 dots; sorting each deal's card keys
-    together with the 12 dot keys puts every character in its place (16-bit
-    keys: numpy sorts them with SIMD code, many times faster than 8-bit ones).
-    ``letters`` maps each key to its character (:data:`_LIN_LETTERS` writes
-    the suit marks of LIN in place of the dots).
+    Every hand is 13 letters and 3 dots: each deal's card keys and the 12 dot
+    keys in rising order, each written as its character (``letters``;
+    :data:`_LIN_LETTERS` writes the suit marks of LIN in place of the dots).  The
+    compiled core puts each key in its place without sorting
+    (``croupier._core.deal_text.hand_text``); :func:`_bridge_hands_reference`,
+    which sorts, is its specification.
     """
+    from croupier._core.deal_text import hand_text
+
+    out = np.empty((piles.shape[0], 64), np.uint8)
+    hand_text(np.ascontiguousarray(piles, np.uint8), card_keys, _DOTS, letters, out)
+    return out
+
+
+def _bridge_hands_reference(
+    piles: npt.NDArray[np.uint8],
+    card_keys: npt.NDArray[np.uint16],
+    letters: npt.NDArray[np.uint8] = _LETTERS,
+) -> Bytes2D:
+    """:func:`_bridge_hands` by sorting: each deal's card keys and the dot keys sorted
+    together put every character in its place."""
     n = piles.shape[0]
     keys = np.empty((n, 64), np.uint16)
     np.multiply(piles, np.uint16(_HAND_SLOT), out=keys[:, :52])
