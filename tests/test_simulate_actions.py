@@ -289,3 +289,24 @@ def test_printes_records_are_what_percent_formatting_gives() -> None:
     text = Records.formatted(["n=", np.array([3, -40])], 2)
     assert text.data == b"n=3n=-40"  # and each deal's text apart
     assert [text.record(0), text.record(1)] == [b"n=3", b"n=-40"]
+
+
+def test_printpbn_records_are_the_deal_by_deal_text() -> None:
+    # printpbn's rows against the plain loop: boards from 1 and from far on (the dealer's
+    # and the vulnerability's cycles), a fixed dealer and vulnerability, texts with
+    # non-ASCII letters and a NUL, one deal and none.
+    from croupier.simulate.text_output import printpbn_records, printpbn_records_reference
+
+    deals = deal_array(40, seed="printpbn")
+    cases = [
+        (deals, 1, {"event": "Hand simulated by dealer", "date": "2026.12.03"}),
+        (deals, 9_999_983, {"event": "é", "date": "d"}),
+        (deals[:1], 5, {"event": "e", "date": "d", "dealer": "W", "vulnerable": "All"}),
+        (deals[:3], 2, {"event": "nul\0", "date": "d", "dealer": ""}),
+        (deals[:0], 1, {"event": "e", "date": "d"}),
+    ]
+    for batch, first, tags in cases:
+        got = printpbn_records(batch, first, **tags)
+        want = printpbn_records_reference(batch, first, **tags)
+        assert got.data == want.data
+        assert got.ends.tolist() == want.ends.tolist()

@@ -55,6 +55,7 @@ __all__ = [
     "printew_records",
     "printoneline_records",
     "printpbn_records",
+    "printpbn_records_reference",
 ]
 
 _RANK_LETTERS = "23456789TJQKA"  # bit i of a ranks-held mask is _RANK_LETTERS[i]
@@ -371,6 +372,48 @@ def printpbn_records(
     >>> text.splitlines()[3], text.splitlines()[8], text.splitlines()[9]
     ('[Board "2"]', '[Dealer "E"]', '[Vulnerable "NS"]')
     """
+    from croupier.bulk.writers.rows import token_table
+    from croupier.bulk.writers.text import pbn_deal_buffer
+
+    texts = (event, date, dealer or "", vulnerable or "")
+    if any("\0" in text for text in texts):  # (the pad byte: kept by the plain loop)
+        return printpbn_records_reference(
+            deals, first_number, event=event, date=date, dealer=dealer, vulnerable=vulnerable
+        )
+    n = len(deals)
+    boards = np.arange(first_number, first_number + n, dtype=np.int64)
+    cycle = (boards - 1) % 16  # the dealer's and the vulnerability's cycles (4 and 16 boards)
+
+    def column(fixed: str | None, names: list[str]) -> Part:
+        if fixed:  # (as the reference's ``dealer or ...``)
+            return fixed.encode()
+        table, _ = token_table([name.encode() for name in names])
+        return table[cycle]
+
+    parts: list[Part] = [
+        f'[Event "{event}"]\n[Site "-"]\n[Date "{date}"]\n[Board "'.encode(),
+        int_column(boards),
+        b'"]\n[West "-"]\n[North "-"]\n[East "-"]\n[South "-"]\n[Dealer "',
+        column(dealer, [str(Seat.of_board(b)) for b in range(1, 17)]),
+        b'"]\n[Vulnerable "',
+        column(vulnerable, [str(Vulnerability.of_board(b)) for b in range(1, 17)]),
+        b'"]\n[Deal "',
+        np.ascontiguousarray(pbn_deal_buffer(deals)[:, :-1]),
+        b'"]\n[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n\n',
+    ]
+    return Records.from_rows(_join(parts, n))
+
+
+def printpbn_records_reference(
+    deals: DealArray,
+    first_number: int,
+    *,
+    event: str,
+    date: str,
+    dealer: str | None = None,
+    vulnerable: str | None = None,
+) -> Records:
+    """:func:`printpbn_records` deal by deal, the specification."""
     from croupier.bulk.writers.text import pbn_deal_buffer
 
     deal_lines = pbn_deal_buffer(deals)
