@@ -76,7 +76,7 @@ LONG_RUN = 1_100_000
 """Deals of the warm-up run: long enough that croupier loads its compiled kernels."""
 STARTUP_SECONDS = 0.25
 """Target: the one-deal script's wall time, seconds."""
-STARTUP_NUMPY_RATIO = 2.0
+STARTUP_NUMPY_RATIO = 1.5
 """Target: the one-deal script's time over ``python -c "import numpy"``."""
 STARTUP_RUNS = 15
 SIZES = (1_000, 10_000, 100_000)

@@ -138,6 +138,30 @@ def test_definitions_are_evaluated_once_per_call(monkeypatch: pytest.MonkeyPatch
     assert values("a - b", {"a": "hcp(south)", "b": "a * 3"}) == [-20, -20]
 
 
+def test_each_hand_function_is_computed_once_per_evaluation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counted: dict[str, int] = {}
+    for name in ("points", "suit_length", "shape", "hascard"):
+        real = getattr(bulk, name)
+
+        def counting(
+            *args: object, _real: object = real, _name: str = name, **kw: object
+        ) -> object:
+            counted[_name] = counted.get(_name, 0) + 1
+            return _real(*args, **kw)  # type: ignore[operator]
+
+        monkeypatch.setattr(bulk, name, counting)
+    text = (
+        "(hcp(north) + hcp(north) * 2 > hcp(south) ? spades(north) : spades(north) + 1)"
+        " + 10 * (shape(west, any 5422) + shape(west, any 5422) + hascard(north, AS))"
+        " + 100 * (hascard(north, AS) && spades(north) == 4)"
+    )
+    # deal 1: 39 > 10, N has 4 spades and the ace, W is 2-2-4-5; deal 2: 30 > 10, 13 spades
+    assert values(text) == [4 + 30 + 100, 13 + 10]
+    assert counted == {"points": 2, "suit_length": 1, "shape": 1, "hascard": 1}
+
+
 def test_a_definition_first_needed_for_some_deals_is_completed_later() -> None:
     # ``q`` divides by zero in deal 2, which the first use skips; the second needs deal 1 only.
     defs = {"q": "100 / (hcp(west) - 10)"}

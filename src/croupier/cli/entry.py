@@ -1,6 +1,6 @@
 """The console-script entry point of ``croupier`` (and of ``python -m croupier``).
 
-Four things happen here rather than in :mod:`croupier.cli.app`, because they
+Five things happen here rather than in :mod:`croupier.cli.app`, because they
 must hold before the command line is even imported and after it has returned:
 
 * Ctrl-C while the program is still starting (importing Typer and the command)
@@ -10,6 +10,13 @@ must hold before the command line is even imported and after it has returned:
   environment says otherwise): by default they spin for about a tenth of a second
   after numpy's import, waiting for linear algebra that a deal never asks for, and on
   a machine with few cores they take the processor from the start-up itself;
+* the C allocator keeps the memory a run frees for the run's next arrays
+  (:func:`croupier._core.allocator.keep_freed_memory`: blocks under
+  :data:`MMAP_FROM` come from the heap, and up to :data:`TRIM_FROM` freed bytes stay
+  there).  By default glibc hands freed blocks of a few hundred KiB back to the system
+  and asks for them again, zeroed, a page fault every 4 KiB: a dealer script that
+  evaluates one batch of deals after another spent a third of its time there.  The
+  peak memory stays the same; a program that imports croupier is left as it is;
 * cyclic garbage is collected every :data:`GC_THRESHOLD` new container objects rather
   than Python's default 700: start-up creates hundreds of thousands of objects that stay
   (modules, classes, functions, tables), and the default examined them again and again
@@ -37,6 +44,12 @@ INTERRUPTED = 130
 GC_THRESHOLD = 10_000
 """New container objects between collections of the youngest generation (Python: 700)."""
 
+MMAP_FROM = 32 * 2**20
+"""Blocks of this many bytes or more get pages of their own (freed at once)."""
+
+TRIM_FROM = 64 * 2**20
+"""Freed bytes kept at the top of the heap, at most, before they go back to the system."""
+
 QUICK_BLAS_ENV = {"OPENBLAS_THREAD_TIMEOUT": "4"}
 """The environment of a quick path's numpy, where not set already: OpenBLAS's idle
 threads wait 2**4 cycles, not 2**28, before they sleep (they still do the work of any
@@ -55,6 +68,9 @@ def main() -> None:
     without Typer: a short run then starts in a fraction of the time.  Help and usage errors go
     through the whole command line as before.
     """
+    from croupier._core.allocator import keep_freed_memory
+
+    keep_freed_memory(MMAP_FROM, TRIM_FROM)
     youngest, *older = gc.get_threshold()
     if 0 < youngest < GC_THRESHOLD:
         gc.set_threshold(GC_THRESHOLD, *older)

@@ -119,7 +119,7 @@ class _Context:
     many expressions evaluated on the same Holdings, ask for it.
     """
 
-    __slots__ = ("draws", "holdings", "names", "progress", "size")
+    __slots__ = ("draws", "holdings", "leaves", "names", "progress", "size")
 
     def __init__(
         self,
@@ -130,6 +130,7 @@ class _Context:
         self.holdings = deals if isinstance(deals, bulk.Holdings) else bulk.Holdings(deals)
         self.size = len(self.holdings)
         self.names: dict[str, tuple[IntArray, Mask]] = {}
+        self.leaves: dict[str, IntArray] = {}  # hand functions' values, by their text
         self.progress = progress
         self.draws = draws
 
@@ -190,6 +191,23 @@ def known_tricks(holdings: bulk.Holdings, tables: double_dummy.TricksArray) -> N
 
 def _int(values: npt.NDArray[np.generic]) -> IntArray:
     return values.astype(np.int64, copy=False)
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _leaf(text: str, compute: Callable[[bulk.Holdings], IntArray]) -> _Node:
+    """The node of a hand function written ``text`` (``hcp(south)``, ``shape(...)``):
+    computed once an evaluation, for every deal (it cannot fail), however often used.
+    The values are shared: no node changes an array it is given."""
+
+    def node(ctx: _Context, active: Mask) -> IntArray:
+        values = ctx.leaves.get(text)
+        if values is None:
+            values = ctx.leaves[text] = compute(ctx.holdings)
+        return values
+
+    return node
 
 
 def _c_divide(a: IntArray, b: IntArray) -> tuple[IntArray, IntArray]:
@@ -292,6 +310,7 @@ class _Compiler:
         self.mentions = 0  # rnd() mentions compiled so far: each draws its own numbers
         self._random: dict[str, bool] = {}
         self._calls: dict[str, frozenset[str]] = {}
+        self._pure: dict[int, tuple[Expr, bool]] = {}  # (kept: the id stays its own)
 
     def fail(self, expr: Expr, message: str) -> ScriptError:
         return ScriptError(self.filename, expr.pos.line, expr.pos.column, message)
@@ -320,10 +339,10 @@ class _Compiler:
             return self.call(expr)
         if isinstance(expr, Shape):
             seat, pattern = expr.seat, expr.pattern
-            return lambda ctx, active: _int(bulk.shape(ctx.holdings, seat, pattern))
+            return _leaf(str(expr), lambda h: _int(bulk.shape(h, seat, pattern)))
         if isinstance(expr, HasCard):
             seat, card = expr.seat, expr.card
-            return lambda ctx, active: _int(bulk.hascard(ctx.holdings, seat, card))
+            return _leaf(str(expr), lambda h: _int(bulk.hascard(h, seat, card)))
         if isinstance(expr, Unary):
             operand = self.compile(expr.operand)
             return lambda ctx, active: _int(operand(ctx, active) == 0)
@@ -392,12 +411,16 @@ class _Compiler:
         return lambda ctx, active: _int(ctx.tricks_table(active)[:, seat, strain])
 
     def call(self, expr: Call) -> _Node:
+        """A hand function's node: its values are computed once an evaluation (by its text)."""
+        return _leaf(str(expr), self.hand_function(expr))
+
+    def hand_function(self, expr: Call) -> Callable[[bulk.Holdings], IntArray]:
         function, seat, suit = expr.function, expr.seat, expr.suit
         if function == "length":
-            return lambda ctx, active: bulk.suit_length(ctx.holdings, seat, suit or "S")
+            return lambda h: bulk.suit_length(h, seat, suit or "S")
         if function in self.scales:
             table = self.scales[function]
-            return lambda ctx, active: bulk.points(ctx.holdings, table, seat, suit)
+            return lambda h: bulk.points(h, table, seat, suit)
         if function == "loser":
             if self.scales["pt6"] != _DEFAULT_SCALES["pt6"]:
                 raise self.fail(
@@ -405,11 +428,11 @@ class _Compiler:
                     "loser() with a changed pt6 (top3) scale: dealer derives losers from that "
                     "table; keep pt6's default scale",
                 )
-            return lambda ctx, active: bulk.losers(ctx.holdings, seat, suit)
+            return lambda h: bulk.losers(h, seat, suit)
         if function == "cccc":
-            return lambda ctx, active: bulk.cccc(ctx.holdings, seat)
+            return lambda h: bulk.cccc(h, seat)
         if function == "quality":
-            return lambda ctx, active: bulk.quality(ctx.holdings, seat, suit or "S")
+            return lambda h: bulk.quality(h, seat, suit or "S")
         raise self.fail(expr, f"unknown hand function {function!r}")
 
     def name(self, expr: Name) -> _Node:
@@ -425,6 +448,16 @@ class _Compiler:
             self.compiling.discard(key)
             if self.random(key):
                 return body  # as in dealer, every use of the name draws afresh: no reuse
+            if self.pure(self.definitions[key]):
+
+                def pure(ctx: _Context, active: Mask) -> IntArray:
+                    # computed once, for every deal (nothing to spare: it cannot fail)
+                    if key not in ctx.names:
+                        ctx.names[key] = (body(ctx, None), None)
+                    return ctx.names[key][0]
+
+                self.named[key] = pure
+                return pure
 
             def node(ctx: _Context, active: Mask) -> IntArray:
                 # Reuse the value when every deal asked for now was computed before.
@@ -513,6 +546,15 @@ class _Compiler:
             self._calls[name] = frozenset() if body is None else self.calls(body)
         return self._calls[name]
 
+    def pure(self, expr: Expr) -> bool:
+        """Whether evaluating ``expr`` can neither draw, nor solve, nor fail (:meth:`calls`
+        is empty): then it is evaluated for every deal, with no masks, as that gives the
+        same values with fewer steps."""
+        key = id(expr)
+        if key not in self._pure:
+            self._pure[key] = (expr, not self.calls(expr))
+        return self._pure[key][1]
+
     @staticmethod
     def swapped(op: str, left: _Node, right: _Node) -> _Node:
         """``left op right`` for ``&&``/``||``, the right operand evaluated first (and the
@@ -534,6 +576,10 @@ class _Compiler:
     def step(self, node: Binary, right: _Node) -> _Step:
         """``value op right`` for the value of ``node.left`` computed before."""
         op = node.op
+        if op in ("&&", "||") and self.pure(node.right):
+            if op == "&&":
+                return lambda ctx, active, left: _int((left != 0) & (right(ctx, None) != 0))
+            return lambda ctx, active, left: _int((left != 0) | (right(ctx, None) != 0))
         if op in ("&&", "||"):
             want = op == "&&"
 
@@ -548,7 +594,7 @@ class _Compiler:
                 return _int(first & second if want else first | second)
 
             return logical
-        compare: dict[str, Callable[[IntArray, IntArray], IntArray]] = {
+        compare: dict[str, Callable[[IntArray, IntArray | int], IntArray]] = {
             "==": lambda a, b: _int(a == b),
             "!=": lambda a, b: _int(a != b),
             "<": lambda a, b: _int(a < b),
@@ -561,6 +607,9 @@ class _Compiler:
         }
         if op in compare:
             apply = compare[op]
+            if isinstance(node.right, Number) and _INT64_MIN <= node.right.value <= _INT64_MAX:
+                number = node.right.value  # (a constant: no array of it made)
+                return lambda ctx, active, left: apply(left, number)
             return lambda ctx, active, left: apply(left, right(ctx, active))
         modulo = op == "%"
         filename, pos = self.filename, node.pos
@@ -581,6 +630,10 @@ class _Compiler:
 
     def conditional(self, expr: Conditional) -> _Node:
         test, then, otherwise = (self.compile(e) for e in expr.children())
+        if self.pure(expr.then) and self.pure(expr.otherwise):
+            return lambda ctx, active: np.where(
+                test(ctx, active) != 0, then(ctx, None), otherwise(ctx, None)
+            )
 
         def select(ctx: _Context, active: Mask) -> IntArray:
             chosen = test(ctx, active) != 0
