@@ -578,7 +578,7 @@ def shuffle(
         raise CroupierError(
             f"items= is a list, range, string or array to shuffle, not {type(items).__name__}"
         )
-    values = items.copy() if is_list else list(items)  # type: ignore[union-attr]
+    values: list[T] = items.copy() if is_list else list(items)  # type: ignore[union-attr,assignment]
     n = len(values)
     if method is None and n <= 2048:  # lehmer: one draw below n!, decoded
         if seed is None and entropy is None and source is None:
@@ -588,10 +588,10 @@ def shuffle(
         )
         return _lehmer_taking()(values, sampler.below(_factorial(n)))  # type: ignore[no-any-return]
     from croupier.shuffling.arrays import shuffle_order
+    from croupier.shuffling.take import take_in_order
 
     src = _source_for(_SHUFFLE_PURPOSE, seed, entropy, source, bulk=_bulk(n, method))
-    order = shuffle_order(n, src, method=method, small=True)
-    return [values[i] for i in order.tolist()]
+    return take_in_order(values, shuffle_order(n, src, method=method, small=True))
 
 
 @lru_cache(maxsize=1)

@@ -15,6 +15,7 @@ calls it, and the tests hold the two to the same answers.
 * :mod:`croupier._core.subsets`: a deal's piles as masks from its digits (``deal()``).
 * :mod:`croupier._core.bulk_kernels`: bulk dealing's digits, unranking, masks and stacks.
 * :mod:`croupier._core.poker_eval`: poker evaluation and showdown tallies.
+* :mod:`croupier._core.lists`: a list's items in a shuffle's order (a long list's shuffle).
 * :mod:`croupier._core.allocator`: the C allocator told to keep freed memory (set by the
   command line's entry point).
 

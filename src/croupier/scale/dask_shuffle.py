@@ -99,8 +99,9 @@ def _order(
         concat = importlib.import_module("pandas").concat
         whole = concat([p[1] for p in pieces]) if pieces else None
         return whole.iloc[order] if whole is not None else None
-    items = [x for p in pieces for x in p[1]]
-    return [items[i] for i in order.tolist()]
+    from croupier.shuffling.take import take_in_order
+
+    return take_in_order([x for p in pieces for x in p[1]], order)
 
 
 def _piece(pieces: list[Any], j: int) -> Any:

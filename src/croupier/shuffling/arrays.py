@@ -33,6 +33,7 @@ from croupier.randomness.uniform import Chooser, UniformSampler
 from croupier.shuffling.registry import ShuffleMethod, default_shuffle_method, get_shuffle_method
 from croupier.shuffling.split import SplitParams, _bit_source_of, split_order
 from croupier.shuffling.split_move import split_move
+from croupier.shuffling.take import take_in_order
 
 __all__ = [
     "SAMPLE_ALGORITHM_ID",
@@ -205,7 +206,7 @@ def shuffle_sequence_in_place(
     """
     values = list(items)
     order = shuffle_order(len(values), source, method=method, engine=engine, small=True)
-    items[:] = [values[i] for i in order.tolist()]
+    items[:] = take_in_order(values, order)
 
 
 def sample_indices(n: int, k: int, chooser: Chooser) -> list[int]:

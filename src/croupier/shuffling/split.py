@@ -377,9 +377,10 @@ def split_shuffle(seq: Sequence[T], chooser: Chooser) -> list[T]:
     >>> split_shuffle("abc", ScriptedChooser([0]))
     ['b', 'c', 'a']
     """
+    from croupier.shuffling.take import take_in_order
+
     items = list(seq)
-    order = split_order(len(items), chooser, small=True)
-    return [items[i] for i in order.tolist()]
+    return take_in_order(items, split_order(len(items), chooser, small=True))
 
 
 def expected_bits_per_item(lam: float, chunk_bits: int = CHUNK_BITS) -> float:
