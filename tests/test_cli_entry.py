@@ -92,3 +92,48 @@ def test_debug_as_an_option_value_is_just_a_value(cli: CliRunner) -> None:
     assert seeded.out == cli(["deal", "--seed=--debug", "--format", "pbn"]).out
     bad = cli(["cards", "AS", "--sort", "--debug"])
     assert bad.code == 2 and bad.err.startswith("error: ") and len(bad.err.splitlines()) == 1
+
+
+END_NOW = """
+import atexit, sys, threading
+atexit.register(lambda: print("finalized", flush=True))
+from croupier.cli.entry import _end_now
+other = threading.Event()
+if sys.argv[1] != "alone":
+    name = "croupier-pool" if sys.argv[1] == "worker" else "someone else's"
+    threading.Thread(target=other.wait, name=name, daemon=sys.argv[1] == "worker").start()
+print("written", flush=True)
+sys.stderr.write("said")  # (not flushed: _end_now flushes it)
+_end_now(3)
+print("returned", flush=True)
+other.set()
+sys.exit(4)
+"""
+
+
+@pytest.mark.parametrize(
+    ("threads", "code", "out"),
+    [
+        ("alone", 3, "written\n"),  # ended at once: no finalization, nothing after
+        ("worker", 3, "written\n"),  # an idle croupier worker does not hold the exit
+        ("other", 4, "written\nreturned\nfinalized\n"),  # someone else's thread: as usual
+    ],
+)
+def test_a_quick_path_ends_once_its_output_is_out_unless_another_thread_runs(
+    threads: str, code: int, out: str
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", END_NOW, threads], capture_output=True, text=True, timeout=60
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (code, out, "said")
+
+
+def test_a_quick_paths_long_output_reaches_a_pipe_whole(tmp_path: Path) -> None:
+    lines = [b"line %d" % i for i in range(200_000)]  # 2 MB: many times a pipe's buffer
+    (tmp_path / "in.txt").write_bytes(b"\n".join(lines) + b"\n")
+    args = [*CROUPIER, "shuffle", "--file", "in.txt", "--seed", "s", "--quiet"]
+    run = subprocess.run(args, cwd=tmp_path, capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert sorted(run.stdout.splitlines()) == sorted(lines)
+    again = subprocess.run([*args, "-o", "out.txt"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert again.returncode == 0 and (tmp_path / "out.txt").read_bytes() == run.stdout

@@ -1,6 +1,6 @@
 """``python -m croupier`` runs the ``croupier`` program."""
 
-from croupier.cli.entry import main
+from croupier.cli.entry import program
 
 if __name__ == "__main__":
-    main()
+    program()
