@@ -367,7 +367,7 @@ def test_the_temporary_copy_stops_before_the_disk_is_full(
 def test_records_longer_than_the_limit_are_refused_up_front() -> None:
     with pytest.raises(CroupierError, match="longer than 1,073,741,824 bytes"):
         shuffle_stream(_Endless(), print, fmt=RecordFormat(None, 2**30 + 1))  # type: ignore[arg-type]
-    from croupier.cli.shuffle_file_cmd import parse_records
+    from croupier.cli.shuffle_file_run import parse_records
 
     with pytest.raises(CroupierError, match="a record is at most 1 GiB"):
         parse_records("2G")

@@ -25,11 +25,12 @@ from endplay.types import Player, Vul
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.cli.convert_cmd import CONVERT_FORMATS, MAX_SKIP_LINES, renumber
+from croupier.cli.convert_cmd import CONVERT_FORMATS, MAX_SKIP_LINES
 from croupier.errors import FileFormatError
 from croupier.formats.board_csv import read_csv_records, read_lines_records
 from croupier.formats.board_files import read_board_file, read_boards, render_records
 from croupier.formats.board_json import read_json_records
+from croupier.formats.records import renumber
 from tests.conftest import CliRunner
 
 RANKS = "AKQJT98765432"

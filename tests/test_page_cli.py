@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from croupier.cli.page_cmd import verify_page
 from croupier.formats.board_files import render_boards
 from croupier.tournament.board_plan import BoardPlan
 from croupier.tournament.verifiable import make_boards, plan_commitment
 from croupier.tournament.verification import Mismatch, MismatchKind
+from croupier.tournament.verify_page import verify_page
 from tests.conftest import ROOT, CliRunner
 
 PAGE = ROOT / "src" / "croupier" / "web" / "verify.html"

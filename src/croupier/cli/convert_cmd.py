@@ -27,7 +27,7 @@ from typing import Annotated, Any
 import typer
 
 from croupier import __version__
-from croupier.boards import MAX_BOARD, Hands, dealer, vulnerability
+from croupier.boards import MAX_BOARD, dealer, vulnerability
 from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt
 from croupier.cli.running import is_terminal
 from croupier.cli.secrets_mask import mask_secrets
@@ -41,7 +41,13 @@ from croupier.formats.board_files import (
     render_records,
 )
 from croupier.formats.envelope import envelope_json
-from croupier.formats.records import BoardFileContents, BoardRecord, SkippedGame
+from croupier.formats.records import (
+    BoardFileContents,
+    BoardRecord,
+    SkippedGame,
+    drop_repeats,
+    renumber,
+)
 
 __all__ = [
     "CONVERT_FORMATS",
@@ -50,8 +56,6 @@ __all__ = [
     "STDIO",
     "app",
     "convert",
-    "drop_repeats",
-    "renumber",
     "summary_line",
 ]
 
@@ -121,58 +125,6 @@ def summary_line(
         notes.append(f"{skipped} game{'s' if skipped != 1 else ''} skipped")
     note = f" ({', '.join(notes)})" if notes else ""
     return f"read {count(boards, 'board')} from {source}{note}; wrote {target}"
-
-
-def drop_repeats(records: Sequence[BoardRecord]) -> tuple[list[BoardRecord], int]:
-    """The records without repeats, and how many were left out.
-
-    A repeat is a record with the same board number and the same deal as an
-    earlier one: the same board as played in another room (LIN and PBN result
-    files hold a board once per table).  Records without a number are kept.
-
-    >>> from croupier.ranking.bigdeal import goedel_unrank
-    >>> open_room = BoardRecord(goedel_unrank(0), number=1, room="open")
-    >>> closed_room = BoardRecord(goedel_unrank(0), number=1, room="closed")
-    >>> drop_repeats([open_room, closed_room, BoardRecord(goedel_unrank(0), number=2)])[1]
-    1
-    """
-    seen: set[tuple[int, Hands]] = set()
-    kept: list[BoardRecord] = []
-    for r in records:
-        if r.number is not None:
-            if (r.number, r.hands) in seen:
-                continue
-            seen.add((r.number, r.hands))
-        kept.append(r)
-    return kept, len(records) - len(kept)
-
-
-def renumber(records: Sequence[BoardRecord], first_board: int = 1) -> list[BoardRecord]:
-    """The records numbered ``first_board``, ``first_board + 1``, … in order.
-
-    A dealer or vulnerability the record states is kept; a missing one takes
-    the standard cycle's value for the new number.
-
-    >>> from croupier.ranking.bigdeal import goedel_unrank
-    >>> done = renumber([BoardRecord(goedel_unrank(0), number=9, dealer="W")], 2)
-    >>> done[0].number, done[0].dealer, done[0].vulnerable
-    (2, <Seat.WEST: 'W'>, <Vulnerability.NS: 'NS'>)
-    """
-    last = first_board + len(records) - 1
-    if records and last > MAX_BOARD:
-        raise FileFormatError(
-            f"numbering {len(records)} boards from {first_board} reaches board {last}; "
-            f"board numbers go up to {MAX_BOARD}"
-        )
-    return [
-        replace(
-            r,
-            number=first_board + i,
-            dealer=r.dealer or dealer(first_board + i),
-            vulnerable=r.vulnerable or vulnerability(first_board + i),
-        )
-        for i, r in enumerate(records)
-    ]
 
 
 def _standard_cycles(record: BoardRecord) -> BoardRecord:

@@ -517,7 +517,7 @@ def _read_inputs(files: list[Path], formats: list[BoardFormat], strict: bool) ->
         inputs.records += found
         inputs.warnings += _warnings(lost, str(path))
         inputs.skipped += [{"file": str(path), **s.to_dict()} for s in lost]
-    from croupier.cli.convert_cmd import drop_repeats
+    from croupier.formats.records import drop_repeats
 
     inputs.records, _ = drop_repeats(inputs.records)
     if len(inputs.records) > MAX_BOARD:

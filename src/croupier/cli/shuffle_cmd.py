@@ -411,7 +411,7 @@ class _ShuffleOptions:
 
 def _shuffle_whole_file(opts: _ShuffleOptions, file: str) -> None:
     """``--file`` with ``--method auto`` or ``keys``: the record shuffles of any size."""
-    from croupier.cli import shuffle_file_cmd
+    from croupier.cli import shuffle_file_run
 
     if opts.items or opts.deck is not None or opts.cards is not None:
         raise CroupierError(
@@ -430,12 +430,12 @@ def _shuffle_whole_file(opts: _ShuffleOptions, file: str) -> None:
                 "--json, -z and --head-count do not apply to --method keys "
                 "(croupier-extshuffle/1); leave out --method"
             )
-        shuffle_file_cmd.shuffle_big_file(
+        shuffle_file_run.shuffle_big_file(
             file, out, memory=opts.memory, records=opts.records, seed=opts.seed,
             overwrite=opts.overwrite, quiet=opts.quiet, bits=opts.bits,
         )  # fmt: skip
         return
-    shuffle_file_cmd.shuffle_records_command(
+    shuffle_file_run.shuffle_records_command(
         file, out, memory=opts.memory, records=opts.records, zero=opts.zero,
         head_count=opts.head_count, seed=opts.seed, overwrite=opts.overwrite, quiet=opts.quiet,
         bits=opts.bits, as_json=opts.as_json,

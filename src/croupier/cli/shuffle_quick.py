@@ -4,7 +4,7 @@ Shuffling a file is a job done many times a day from scripts, and a short one is
 dominated by start-up: Typer, click and pydantic take longer to import than numpy.
 :func:`run_quick` reads the file shuffle's own options with
 :func:`croupier.cli.quick_options.parse_options` and runs
-:func:`croupier.cli.shuffle_file_cmd.shuffle_records_command`, the very function the
+:func:`croupier.cli.shuffle_file_run.shuffle_records_command`, the very function the
 Typer command calls.  Anything else (items, ``--deck``, ``--cards``, ``--json``,
 ``--entropy``, a named ``--method``, ``--help``, a usage error, standard input
 without ``--file``) returns ``None``: the Typer command reads those, so help, usage
@@ -68,7 +68,7 @@ def run_quick(argv: Sequence[str]) -> int | None:
 
     def run() -> int:
         from croupier.cli.output import file_or_standard_output
-        from croupier.cli.shuffle_file_cmd import shuffle_records_command
+        from croupier.cli.shuffle_file_run import shuffle_records_command
 
         shuffle_records_command(
             values["file"], file_or_standard_output(values["out_path"]), memory=values["memory"],

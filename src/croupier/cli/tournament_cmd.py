@@ -30,7 +30,6 @@ from croupier.cli.options import (
     out_option,
 )
 from croupier.cli.output import file_or_standard_output
-from croupier.cli.page_cmd import check_verify_page, sha256sum_line, write_verify_page
 from croupier.errors import CroupierError, SeedError
 from croupier.files import write_file
 from croupier.formats.board_files import BoardFormat, render_boards
@@ -64,6 +63,7 @@ from croupier.tournament.verifiable import (
 )
 from croupier.tournament.verifiable_workflow import new_key_file, read_key_file, verify_boards
 from croupier.tournament.verification import FileCheck, Mismatch, VerifyReport
+from croupier.tournament.verify_page import check_verify_page, sha256sum_line, write_verify_page
 
 __all__ = [
     "bigdeal",

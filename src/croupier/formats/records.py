@@ -54,6 +54,8 @@ __all__ = [
     "SkippedGame",
     "check_games",
     "deal_goedel",
+    "drop_repeats",
+    "renumber",
     "sorted_hands",
     "sorted_record",
 ]
@@ -450,3 +452,55 @@ class BoardFileContents:
             "boards": [r.to_dict() for r in self.records],
             "skipped": [s.to_dict() for s in self.skipped],
         }
+
+
+def drop_repeats(records: Sequence[BoardRecord]) -> tuple[list[BoardRecord], int]:
+    """The records without repeats, and how many were left out.
+
+    A repeat is a record with the same board number and the same deal as an
+    earlier one: the same board as played in another room (LIN and PBN result
+    files hold a board once per table).  Records without a number are kept.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> open_room = BoardRecord(goedel_unrank(0), number=1, room="open")
+    >>> closed_room = BoardRecord(goedel_unrank(0), number=1, room="closed")
+    >>> drop_repeats([open_room, closed_room, BoardRecord(goedel_unrank(0), number=2)])[1]
+    1
+    """
+    seen: set[tuple[int, Hands]] = set()
+    kept: list[BoardRecord] = []
+    for r in records:
+        if r.number is not None:
+            if (r.number, r.hands) in seen:
+                continue
+            seen.add((r.number, r.hands))
+        kept.append(r)
+    return kept, len(records) - len(kept)
+
+
+def renumber(records: Sequence[BoardRecord], first_board: int = 1) -> list[BoardRecord]:
+    """The records numbered ``first_board``, ``first_board + 1``, … in order.
+
+    A dealer or vulnerability the record states is kept; a missing one takes
+    the standard cycle's value for the new number.
+
+    >>> from croupier.ranking.bigdeal import goedel_unrank
+    >>> done = renumber([BoardRecord(goedel_unrank(0), number=9, dealer="W")], 2)
+    >>> done[0].number, done[0].dealer, done[0].vulnerable
+    (2, <Seat.WEST: 'W'>, <Vulnerability.NS: 'NS'>)
+    """
+    last = first_board + len(records) - 1
+    if records and last > MAX_BOARD:
+        raise FileFormatError(
+            f"numbering {len(records)} boards from {first_board} reaches board {last}; "
+            f"board numbers go up to {MAX_BOARD}"
+        )
+    return [
+        dataclasses.replace(
+            r,
+            number=first_board + i,
+            dealer=r.dealer or dealer(first_board + i),
+            vulnerable=r.vulnerable or vulnerability(first_board + i),
+        )
+        for i, r in enumerate(records)
+    ]

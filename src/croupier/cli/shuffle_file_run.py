@@ -1,6 +1,8 @@
-"""``croupier shuffle --file IN``: the exact shuffles and samples of files, for the command line.
+"""What ``croupier shuffle --file IN`` does once its options are read (no Typer here).
 
-:func:`shuffle_records_command` runs the file shuffle ``croupier-keyed-split/1``
+The Typer command (``cli/shuffle_cmd.py``) and the quick path of the file shuffle
+(:mod:`croupier.cli.shuffle_quick`) both call these functions, so the two cannot
+disagree.  :func:`shuffle_records_command` runs the file shuffle ``croupier-keyed-split/1``
 (in memory or through temporary buckets, by ``--memory``) and the one-pass
 sample ``croupier-reservoir/1`` (``-n K``) with ``shuf``'s habits: standard
 input when no file is given, ``-z``, ``-o``, ``--records N``.
