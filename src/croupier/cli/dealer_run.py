@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from croupier.simulate.stats import Report
 
 __all__ = [
-    "DOUBLE_DUMMY_BATCH",
     "INTERRUPTED",
     "MAX_GENERATE",
     "PROGRESS_AFTER",
@@ -47,10 +46,6 @@ __all__ = [
     "run_dealer",
     "run_quick",
 ]
-
-DOUBLE_DUMMY_BATCH = 8
-"""Deals looked at per batch when the script solves deals double dummy (a solve takes
-a good fraction of a second): the run stops close to ``produce`` and Ctrl-C is heard."""
 
 MAX_GENERATE = 10**12
 """The most deals one run may look at."""
@@ -287,12 +282,9 @@ def _batches(
     seed: str | None,
 ) -> Iterator[tuple[RunBatch, TricksArray | None]]:
     """The run's batches, with the deals' double-dummy tables when a cluster solved them."""
-    from croupier.simulate.run import DEFAULT_BATCH
-
     produce, generate = limits
     if cluster is None:
-        size = DOUBLE_DUMMY_BATCH if simulation.script.uses_double_dummy() else DEFAULT_BATCH
-        for batch in simulation.batches(produce=produce, generate=generate, batch=size):
+        for batch in simulation.batches(produce=produce, generate=generate):
             yield batch, None
         return
     from croupier.simulate.distributed import ChunkSpec, chunk_batches
@@ -315,11 +307,8 @@ def _summary(
     simulation: Simulation, generated: int, produced: int, stacked: bool, seconds: float
 ) -> dict[str, Any]:
     """The run's summary as a JSON-ready dict (also the source of the stderr note)."""
-    from croupier.simulate.stats import wilson_interval
-
     rate = produced / generated if generated else None
-    # Wilson's interval needs independent deals: dealer's swapped deals (-2, -3) are not.
-    interval = wilson_interval(produced, generated) if generated and not simulation.swap else None
+    interval = simulation.acceptance_interval(produced, generated)
     return {
         "generated": generated,
         "produced": produced,

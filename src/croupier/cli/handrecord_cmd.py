@@ -57,9 +57,10 @@ from croupier.formats.hand_record import (
     default_per_page,
     render_hand_record,
 )
+from croupier.formats.pbn import pbn_header_tags
 from croupier.formats.records import BoardRecord, SkippedGame
 
-__all__ = ["HANDRECORD_HELP", "app", "file_header_tags", "handrecord", "record_format"]
+__all__ = ["HANDRECORD_HELP", "app", "handrecord", "record_format"]
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
@@ -144,38 +145,6 @@ def record_format(chosen: str | None, out: Path | None) -> str:
             "give --format html or --format pdf"
         )
     return found
-
-
-def file_header_tags(data: bytes) -> dict[str, str]:
-    """``Event``, ``Site`` and ``Date`` of a PBN file's first game, where it gives them.
-
-    Only the start of the file is looked at; ``?`` (unknown) and empty values
-    are left out.
-
-    >>> file_header_tags(b'[Event "Club Cup"]\\r\\n[Date "?"]\\r\\n[Board "1"]\\r\\n')
-    {'Event': 'Club Cup'}
-    """
-    from croupier.formats.pbn import parse_pbn_games
-
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")  # PBN's own character set
-    head = text[:65536]
-    if len(text) > len(head):
-        head = head.rsplit("\n", 1)[0]
-    try:
-        games = parse_pbn_games(head)
-    except CroupierError:
-        return {}
-    if not games:
-        return {}
-    tags = games[0].tags
-    return {
-        name: tags[name]
-        for name in ("Event", "Site", "Date")
-        if tags.get(name, "").strip() not in ("", "?") and "\n" not in tags[name]
-    }
 
 
 def _input_format(name: str | None, path: Path) -> BoardFormat:
@@ -513,7 +482,7 @@ def _read_inputs(files: list[Path], formats: list[BoardFormat], strict: bool) ->
     for path, file_fmt in zip(files, formats, strict=True):
         data, found, lost = _read(path, file_fmt, strict)
         if file_fmt is BoardFormat.PBN and not inputs.tags:
-            inputs.tags = file_header_tags(data)
+            inputs.tags = pbn_header_tags(data)
         inputs.records += found
         inputs.warnings += _warnings(lost, str(path))
         inputs.skipped += [{"file": str(path), **s.to_dict()} for s in lost]

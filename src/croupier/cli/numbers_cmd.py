@@ -36,6 +36,7 @@ from croupier.ranking.partitions import decimal, parse_decimal
 from croupier.ranking.schemes import get_scheme
 from croupier.runs.measure import measured_bits
 from croupier.runs.request import dice_note
+from croupier.shuffling.bounds import log2_factorial
 
 __all__ = ["app", "entropy_command", "rank_command", "unrank_command"]
 
@@ -162,7 +163,7 @@ def entropy_command(
     measured = measured_bits(lay, deals)
     n = len(lay.deck)
     log2m = math.log2(lay.count)
-    log2full = math.lgamma(n + 1) / math.log(2)
+    log2full = log2_factorial(n)
     if as_json:
         obj = {
             "game": lay.game,

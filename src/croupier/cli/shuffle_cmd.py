@@ -16,7 +16,6 @@ above).
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -62,6 +61,7 @@ from croupier.shuffling import (
     default_shuffle_method,
     get_shuffle_method,
 )
+from croupier.shuffling.bounds import log2_factorial
 
 __all__ = [
     "AUTO",
@@ -460,11 +460,6 @@ def _refuse_file_options(opts: _ShuffleOptions) -> None:
         raise CroupierError("--overwrite goes with --file and --out")
 
 
-def _log2_factorial(n: int) -> float:
-    """``log2(n!)``, the fewest bits a uniform shuffle of ``n`` items can use."""
-    return math.log2(math.factorial(n)) if n <= 1000 else math.lgamma(n + 1) / math.log(2)
-
-
 def _shuffle_in_memory(opts: _ShuffleOptions) -> None:
     """Shuffle ITEMS, a deck, 1..N or the lines of a file as items; print them and the notes."""
     values, one_line, bom, drop_last_ending = _values(
@@ -473,7 +468,7 @@ def _shuffle_in_memory(opts: _ShuffleOptions) -> None:
     n = len(values)
     chosen = chosen_method(opts.method, n)
     source = make_source(opts.seed, opts.entropy, purpose="shuffle")
-    bound = _log2_factorial(n)
+    bound = log2_factorial(n)
     warnings: list[str] = []
     if not chosen.uniform:
         warnings.append(f"method {chosen.name!r} is not uniform: {chosen.description}")

@@ -68,6 +68,7 @@ from croupier.formats.records import (
 from croupier.seats import SEATS, Seat, SeatError, Vulnerability
 
 __all__ = [
+    "HEADER_BYTES",
     "MANDATORY_TAGS",
     "PBN_STYLES",
     "PbnGame",
@@ -76,6 +77,8 @@ __all__ = [
     "parse_pbn_file",
     "parse_pbn_games",
     "pbn_escape",
+    "pbn_header_tags",
+    "pbn_text",
     "read_pbn_records",
 ]
 
@@ -878,3 +881,50 @@ def parse_pbn_file(text: str, *, source: str = "<pbn>") -> list[Board]:
     croupier.errors.FileFormatError: a.pbn line 1 (game 1): Board tag 'x' is not a board ...
     """
     return read_pbn_records(text, source=source).require_all().boards()
+
+
+def pbn_text(data: bytes) -> str:
+    """A PBN file's bytes as text: UTF-8 (a byte-order mark dropped), else Latin-1, PBN's
+    own character set (every byte is a character: never an error).
+
+    >>> pbn_text('[Event "Café"]'.encode("utf-8")), pbn_text('[Event "Café"]'.encode("latin-1"))
+    ('[Event "Café"]', '[Event "Café"]')
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+HEADER_BYTES = 65536
+"""How much of a file :func:`pbn_header_tags` reads (its first game's tags are there)."""
+
+
+def pbn_header_tags(data: bytes) -> dict[str, str]:
+    """``Event``, ``Site`` and ``Date`` of a PBN file's first game, where it gives them.
+
+    Only the start of the file is looked at (:data:`HEADER_BYTES`); ``?`` (unknown),
+    empty and multi-line values are left out, and a file whose start cannot be read as
+    PBN gives none.
+
+    >>> pbn_header_tags(b'[Event "Club Cup"]\\r\\n[Date "?"]\\r\\n[Board "1"]\\r\\n')
+    {'Event': 'Club Cup'}
+    >>> pbn_header_tags(b"not a PBN file [")
+    {}
+    """
+    text = pbn_text(data)
+    head = text[:HEADER_BYTES]
+    if len(text) > len(head):
+        head = head.rsplit("\n", 1)[0]
+    try:
+        games = parse_pbn_games(head)
+    except CroupierError:
+        return {}
+    if not games:
+        return {}
+    tags = games[0].tags
+    return {
+        name: tags[name]
+        for name in ("Event", "Site", "Date")
+        if tags.get(name, "").strip() not in ("", "?") and "\n" not in tags[name]
+    }

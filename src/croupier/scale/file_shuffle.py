@@ -79,6 +79,7 @@ from croupier.scale.workspace import (
     remove_stale_workspaces,
     remove_workspace,
 )
+from croupier.shuffling import bounds
 
 __all__ = [
     "BYTES_PER_RECORD",
@@ -143,8 +144,7 @@ class FileShuffleReport:
     @property
     def log2_factorial(self) -> float:
         """``log2(n!)``: the fewest bits any exact shuffle of ``n`` records needs on average."""
-        n = self.records
-        return math.lgamma(n + 1) / math.log(2) if n > 1 else 0.0
+        return bounds.log2_factorial(self.records)
 
     @property
     def bits_per_record(self) -> float:

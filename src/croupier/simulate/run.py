@@ -83,6 +83,7 @@ __all__ = [
     "DEFAULT_BATCH",
     "DEFAULT_GENERATE",
     "DEFAULT_PRINTED",
+    "DOUBLE_DUMMY_BATCH",
     "LONG_RUN",
     "PER_DEAL_CAP",
     "RUN_SPAN",
@@ -118,6 +119,11 @@ DEFAULT_PRINTED = 40
 DEFAULT_BATCH = BULK_BATCH
 """Rows sampled per batch (:data:`croupier.bulk.generate.DEFAULT_BATCH`): the same for every
 run, whatever ``produce`` and ``generate``."""
+
+DOUBLE_DUMMY_BATCH = 8
+"""Rows sampled per batch by a script that solves deals double dummy (``tricks()``, a
+good fraction of a second a deal): a run stops close to ``produce`` and hears Ctrl-C.
+(A cluster's tasks are longer: :data:`croupier.simulate.distributed.DEFAULT_DD_CHUNK`.)"""
 
 LONG_RUN = 1_000_000
 """Rows from which a run counts as long: it samples the next batch while the current one is
@@ -528,6 +534,31 @@ class Simulation(ForkAware):
         truth: BoolArray = result != 0
         return truth
 
+    @property
+    def batch_size(self) -> int:
+        """Rows per batch of this simulation's runs: :data:`DOUBLE_DUMMY_BATCH` when the script
+        solves deals double dummy, else :data:`DEFAULT_BATCH` (the deals are the same).
+
+        >>> Simulation(parse_script("condition hcp(north) > 20"), seed="b").batch_size
+        65536
+        """
+        return DOUBLE_DUMMY_BATCH if self.script.uses_double_dummy() else DEFAULT_BATCH
+
+    def acceptance_interval(self, produced: int, generated: int) -> tuple[float, float] | None:
+        """The 95% Wilson interval of the share of deals that pass, from a run that produced
+        ``produced`` of ``generated``; ``None`` when nothing was generated, or when the deals
+        are not independent (dealer's swapped deals, ``-2``/``-3``).
+
+        >>> [round(x, 3) for x in Simulation(parse_script("produce 1"), seed="w")
+        ...     .acceptance_interval(5, 10)]
+        [0.237, 0.763]
+        """
+        from croupier.simulate.stats import wilson_interval
+
+        if not generated or self.swap:
+            return None
+        return wilson_interval(produced, generated)
+
     def limits(self, produce: int | None = None, generate: int | None = None) -> tuple[int, int]:
         """``(produce, generate)``: the caller's, else the script's, else dealer's defaults.
 
@@ -614,7 +645,7 @@ class Simulation(ForkAware):
         *,
         produce: int | None = None,
         generate: int | None = None,
-        batch: int = DEFAULT_BATCH,
+        batch: int | None = None,
         count: bool = True,
     ) -> Iterator[RunBatch]:
         """The run: one :class:`RunBatch` per ``batch`` uniform deals looked at.
@@ -640,6 +671,8 @@ class Simulation(ForkAware):
         ...     [b.deals for b in sim.batches(produce=50, batch=100)])
         (50, True)
         """
+        if batch is None:
+            batch = self.batch_size
         if isinstance(batch, bool) or batch < 1:
             raise SimulationError(f"batch={batch!r} must be at least 1")
         produce, generate = self.limits(produce, generate)
