@@ -414,6 +414,48 @@ def run_dealer(values: dict[str, Any]) -> int:
     return _run(simulation, script, values, cluster, seed_text, progress)
 
 
+class _Tally:
+    """What a run has looked at so far: deals generated and produced, whether a batch was
+    stacked, the random bits used (``None`` once a batch did not say), and whether ``-t``
+    ended it before it produced a deal."""
+
+    def __init__(self) -> None:
+        self.generated = self.produced = 0
+        self.stacked = self.timed_out = False
+        self.bits: int | None = 0
+
+    def add(self, batch: RunBatch) -> None:
+        self.generated, self.stacked = batch.generated, batch.stacked or self.stacked
+        self.bits = None if self.bits is None or batch.bits is None else self.bits + batch.bits
+
+
+class _Output:
+    """The run's output: the ``--out`` file (written atomically, committed at the end) or
+    standard output, as bytes (:attr:`binary`) and as text (:attr:`text`)."""
+
+    def __init__(self, out: Any, overwrite: bool) -> None:
+        from croupier.cli.running import Sink
+
+        self.file = None
+        if out is not None:
+            from croupier.files import AtomicFile
+
+            self.file = AtomicFile(out, overwrite=overwrite)
+        self.binary = Sink(self.file).binary()
+        self.text = io.TextIOWrapper(
+            _KeepOpen(self.binary), encoding="utf-8", newline="\n", write_through=True
+        )
+
+    def commit(self) -> None:
+        self.text.flush()
+        if self.file is not None:
+            self.file.commit()
+
+    def discard_unless_done(self) -> None:
+        if self.file is not None and not self.file.done:
+            self.file.discard()
+
+
 def _run(
     simulation: Simulation,
     script: Script,
@@ -422,26 +464,18 @@ def _run(
     seed_text: str | None,
     progress: bool,
 ) -> int:
+    """Run the simulation: deals and actions to the output, then the summary and notes."""
     from croupier.cli.output import file_or_standard_output
-    from croupier.cli.running import RunState, Sink, stop_on_ctrl_c
-    from croupier.simulate.actions import ActionRunner, dealer_summary
+    from croupier.cli.running import RunState
+    from croupier.simulate.actions import ActionRunner
 
-    fmt, quiet, as_json, dd = values["fmt"], values["quiet"], values["as_json"], values["dd"]
-    out, overwrite, plot = values["out"], values["overwrite"], values["plot"]
-    out = file_or_standard_output(out)
-    limits = simulation.limits(values["produce"], values["generate"])
+    fmt, quiet, as_json = values["fmt"], values["quiet"], values["as_json"]
+    out = file_or_standard_output(values["out"])
     started = time.perf_counter()
     printing = fmt == "dealer" and not as_json
     scrolls = printing and script.prints_deals() and out is None and _is_terminal(sys.stdout)
     allowed = not quiet and _is_terminal(sys.stderr) and not scrolls
-    run = RunState()
-    file = None
-    if out is not None:
-        from croupier.files import AtomicFile
-
-        file = AtomicFile(out, overwrite=overwrite)
-    binary = Sink(file).binary()
-    text = io.TextIOWrapper(_KeepOpen(binary), encoding="utf-8", newline="\n", write_through=True)
+    output = _Output(out, values["overwrite"])
     seeded = seed_text is not None
     label = None
     if seeded:
@@ -450,95 +484,143 @@ def _run(
         label = seeded_label(simulation.algorithm)
     runner = ActionRunner(
         script if printing else script.statistics_only(),
-        text if printing else io.StringIO(),
+        output.text if printing else io.StringIO(),
         seed=f"{WITHHELD} (reproducible)" if seeded else None,
         draws=simulation.draws,
         skip_pbn=values["no_printpbn"] % 2 == 1,
     )
-    writer: Any = None
-    deals_json: list[str] = []
-    generated = produced = 0
-    stacked = timed_out = False
-    bits: int | None = 0  # random bits of the deals looked at (None: a batch did not say)
-    report: Report | None = None
+    run, tally = RunState(), _Tally()
+    limits = simulation.limits(values["produce"], values["generate"])
     meter = _Progress(limits, forced=progress, allowed=allowed, started=started)
     try:
         with contextlib.ExitStack() as stack:
             stack.callback(meter.close)
-            client = None
-            if cluster is not None:
-                from croupier.cluster import open_client
-
-                client = stack.enter_context(
-                    open_client(workers=cluster.workers, scheduler=cluster.scheduler)
-                )
-            stack.enter_context(stop_on_ctrl_c(run))
-            made = _batches(simulation, limits, cluster, client, dd, seed_text)
-            for batch, tricks in made:
-                generated, stacked = batch.generated, batch.stacked or stacked
-                bits = None if bits is None or batch.bits is None else bits + batch.bits
-                deals = batch.deals
-                if len(deals):
-                    runner.feed(deals, produced + 1, tricks=tricks, numbers=batch.numbers)
-                    if as_json:
-                        deals_json.extend(_pbn_strings(deals))
-                    elif fmt in ("pbn", "oneline"):
-                        if writer is None:
-                            from croupier.runs import WriteOptions, open_deal_writer
-
-                            options = WriteOptions(label=label, dd=dd and fmt == "pbn")
-                            writer = open_deal_writer(fmt, binary, deals.layout, options)
-                        writer.write(deals, tricks)
-                produced = batch.produced
-                run.written = produced
-                meter.update(batch)
-                if run.stop:
-                    break
-                timeout = values["timeout"]
-                late = timeout is not None and time.perf_counter() - started > timeout
-                if late and not produced:
-                    timed_out = True
-                    break
+            deals_json = _deal_all(
+                stack, simulation, limits, values, cluster, seed_text, label,
+                (run, tally, runner, meter, output, started),
+            )  # fmt: skip
             meter.close()
             report = runner.finish()
-            if writer is not None:
-                writer.close(bits=0.0)
             seconds = time.perf_counter() - started
-            summary = _summary(simulation, generated, produced, stacked, seconds)
-            if as_json:
-                text.write(_json_document(script, summary, report, deals_json, seeded, bits))
-            elif fmt == "table":
-                _print_tables(report, text)
-            elif fmt == "dealer" and values["no_summary"] % 2 == 0:
-                shown = None if label is None else f"{WITHHELD}; {label}"
-                text.write(dealer_summary(generated, produced, shown, seconds))
-            text.flush()
-            if file is not None:
-                file.commit()
+            summary = _summary(simulation, tally.generated, tally.produced, tally.stacked, seconds)
+            ending = (summary, report, deals_json, label, seconds)
+            _write_summary(output.text, values, script, ending, tally)
+            output.commit()
     finally:
-        if file is not None and not file.done:
-            file.discard()
+        output.discard_unless_done()
+    _after_run(values, report, summary, run, tally, seeded)
+    if run.stop:
+        return INTERRUPTED
+    return 1 if tally.timed_out else 0
+
+
+def _deal_all(
+    stack: contextlib.ExitStack,
+    simulation: Simulation,
+    limits: tuple[int, int],
+    values: dict[str, Any],
+    cluster: Any,
+    seed_text: str | None,
+    label: str | None,
+    parts: tuple[Any, _Tally, Any, _Progress, _Output, float],
+) -> list[str]:
+    """Deal the run's batches into its actions and writers until a limit, Ctrl-C or ``-t``
+    (the PBN strings of the deals, for ``--json``)."""
+    from croupier.cli.running import stop_on_ctrl_c
+
+    run, tally, runner, meter, output, started = parts
+    fmt, as_json, dd, timeout = values["fmt"], values["as_json"], values["dd"], values["timeout"]
+    client = None
+    if cluster is not None:
+        from croupier.cluster import open_client
+
+        client = stack.enter_context(
+            open_client(workers=cluster.workers, scheduler=cluster.scheduler)
+        )
+    stack.enter_context(stop_on_ctrl_c(run))
+    writer: Any = None
+    deals_json: list[str] = []
+    for batch, tricks in _batches(simulation, limits, cluster, client, dd, seed_text):
+        tally.add(batch)
+        deals = batch.deals
+        if len(deals):
+            runner.feed(deals, tally.produced + 1, tricks=tricks, numbers=batch.numbers)
+            if as_json:
+                deals_json.extend(_pbn_strings(deals))
+            elif fmt in ("pbn", "oneline"):
+                if writer is None:
+                    from croupier.runs import WriteOptions, open_deal_writer
+
+                    options = WriteOptions(label=label, dd=dd and fmt == "pbn")
+                    writer = open_deal_writer(fmt, output.binary, deals.layout, options)
+                writer.write(deals, tricks)
+        tally.produced = batch.produced
+        run.written = tally.produced
+        meter.update(batch)
+        if run.stop:
+            break
+        late = timeout is not None and time.perf_counter() - started > timeout
+        if late and not tally.produced:
+            tally.timed_out = True
+            break
+    if writer is not None:
+        writer.close(bits=0.0)
+    return deals_json
+
+
+def _write_summary(
+    text: IO[str],
+    values: dict[str, Any],
+    script: Script,
+    ending: tuple[dict[str, Any], Report, list[str], str | None, float],
+    tally: _Tally,
+) -> None:
+    """What the output ends with: the ``--json`` document, the tables of ``--format table``,
+    or dealer's own summary lines (``ending``: the summary, the statistics, the deals for
+    ``--json``, the seeded run's label and the seconds the run took)."""
+    from croupier.simulate.actions import dealer_summary
+
+    summary, report, deals_json, label, seconds = ending
+    fmt = values["fmt"]
+    if values["as_json"]:
+        seeded = label is not None
+        text.write(_json_document(script, summary, report, deals_json, seeded, tally.bits))
+    elif fmt == "table":
+        _print_tables(report, text)
+    elif fmt == "dealer" and values["no_summary"] % 2 == 0:
+        shown = None if label is None else f"{WITHHELD}; {label}"
+        text.write(dealer_summary(tally.generated, tally.produced, shown, seconds))
+
+
+def _after_run(
+    values: dict[str, Any],
+    report: Report,
+    summary: dict[str, Any],
+    run: Any,
+    tally: _Tally,
+    seeded: bool,
+) -> None:
+    """After the output is written: the ``--plot`` file, the tables of a deal file's run,
+    and the notes on standard error."""
+    quiet, plot, fmt = values["quiet"], values["plot"], values["fmt"]
     if plot is not None:
         from croupier.analysis.plots import plot_bars
         from croupier.simulate.stats import frequency_panels
 
-        plot_bars(frequency_panels(report), plot, overwrite=overwrite)
+        plot_bars(frequency_panels(report), plot, overwrite=values["overwrite"])
         if not quiet:
             _stderr(f"wrote {plot}")
-    if fmt in ("pbn", "oneline") and not as_json and report is not None and not quiet:
+    if fmt in ("pbn", "oneline") and not values["as_json"] and not quiet:
         _print_tables(report, sys.stderr)
     if run.stop:
         _stderr(
-            f"warning: interrupted by Ctrl-C after {produced:,} deals produced "
-            f"of {generated:,} generated"
+            f"warning: interrupted by Ctrl-C after {tally.produced:,} deals produced "
+            f"of {tally.generated:,} generated"
         )
-    if timed_out and not quiet:
+    if tally.timed_out and not quiet:
         _stderr(f"croupier dealer: no deal produced in {values['timeout']:g} seconds (-t)")
     if not quiet:
         _stderr(_note(summary, seeded))
-    if run.stop:
-        return INTERRUPTED
-    return 1 if timed_out else 0
 
 
 def _json_document(
