@@ -22,7 +22,8 @@ import time
 from typing import Any
 
 from croupier.cluster import open_client
-from croupier.simulate.run import SimulationResult, run_script
+from croupier.simulate.run import SimulationResult
+from croupier.simulate.script_run import run_script
 
 PLAIN = """\
 generate {rows}

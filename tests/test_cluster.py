@@ -32,7 +32,8 @@ from croupier.cluster import ClusterUnavailable, open_client
 from croupier.dealing import make_layout
 from croupier.simulate import parse_script
 from croupier.simulate.distributed import ChunkSpec, chunk_batches
-from croupier.simulate.run import Simulation, run_script
+from croupier.simulate.run import Simulation
+from croupier.simulate.script_run import run_script
 from tests.conftest import CliRunner
 
 PLAIN = """\

@@ -981,7 +981,7 @@ def call():
         from croupier.tournament.verifiable_workflow import read_key_file
         return read_key_file(case)
     if kind == "dlr":
-        from croupier.simulate.run import run_script
+        from croupier.simulate.script_run import run_script
         try:  # as croupier dealer reads a script: UTF-8, else Latin-1
             text = data.decode("utf-8")
         except UnicodeDecodeError:

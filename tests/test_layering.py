@@ -94,12 +94,7 @@ def test_every_layer_in_the_docs_exists() -> None:
 #: Cycles that are known and waiting for their fix (each names why it is still here).  The
 #: test below fails on any other cycle, and on an entry here that is no longer a cycle, so
 #: this list only ever shrinks.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"simulate.distributed", "simulate.run"}): (
-        "run_script hands cluster runs to run_distributed, which builds Simulation; "
-        "Simulation and its results move down out of run.py"
-    ),
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 _DISPLAY_HOOK = re.compile(r"_repr_[a-z_]+_")
 

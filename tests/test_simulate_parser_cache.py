@@ -108,7 +108,7 @@ def test_a_kept_stacking_survey_gives_the_same_deals(
     # The stacking strategy's survey, loaded from the cache in a later run, plans exactly
     # what computing it does: the same deals from the same seed, with and without a cache.
     from croupier.simulate import stacking
-    from croupier.simulate.run import run_script
+    from croupier.simulate.script_run import run_script
 
     script = "condition hcp(north) >= 22 && spades(north) >= 4\nproduce 40\naction printoneline"
 

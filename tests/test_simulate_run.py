@@ -35,9 +35,9 @@ from croupier.simulate.run import (
     SimulationError,
     Strategy,
     deal_where,
-    run_script,
 )
 from croupier.simulate.sampler import RejectionSampler, Sampler
+from croupier.simulate.script_run import run_script
 
 FALSE_ALARM = 1e-6  # per chi-square test: a correct implementation fails it once in a million
 

@@ -46,9 +46,9 @@ if TYPE_CHECKING:
         SimulationError,
         SimulationResult,
         deal_where,
-        run_script,
     )
     from croupier.simulate.sampler import RejectionSampler, Sampler
+    from croupier.simulate.script_run import run_script
     from croupier.simulate.stacking import StackingSampler, plan_stacking
     from croupier.simulate.stats import Report
     from croupier.simulate.unparse import format_script
@@ -74,7 +74,7 @@ _HOMES = {
     "SimulationError": "run",
     "SimulationResult": "run",
     "deal_where": "run",
-    "run_script": "run",
+    "run_script": "script_run",
     "RejectionSampler": "sampler",
     "Sampler": "sampler",
     "StackingSampler": "stacking",

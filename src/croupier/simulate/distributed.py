@@ -376,7 +376,7 @@ def run_distributed(
     scheduler: str | None = None,
     chunk: int | None = None,
 ) -> SimulationResult:
-    """:func:`~croupier.simulate.run.run_script` on a Dask cluster: the same result.
+    """:func:`~croupier.simulate.script_run.run_script` on a Dask cluster: the same result.
 
     Give one of ``client`` (a ``dask.distributed.Client``), ``workers`` (a
     local cluster of that many processes, started and stopped here) or
@@ -387,7 +387,7 @@ def run_distributed(
     >>> from croupier.cluster import InlineClient
     >>> text = "produce 20\\ncondition hcp(north) >= 15\\naction average hcp(south)"
     >>> here = run_distributed(text, seed="d", client=InlineClient(), chunk=64)
-    >>> from croupier.simulate.run import run_script
+    >>> from croupier.simulate.script_run import run_script
     >>> alone = run_script(text, seed="d")
     >>> here.deals == alone.deals, here.report == alone.report, here.generated == alone.generated
     (True, True, True)
