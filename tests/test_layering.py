@@ -98,6 +98,9 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 _DISPLAY_HOOK = re.compile(r"_repr_[a-z_]+_")
 
+FACADE = "(croupier)"
+"""The top level, ``croupier/__init__.py``, as a node of the import graph."""
+
 
 class _Imports(ast.NodeVisitor):
     """The croupier modules one module imports (see :func:`_import_graph`), by first line."""
@@ -111,8 +114,25 @@ class _Imports(ast.NodeVisitor):
         name = dotted.removeprefix("croupier").lstrip(".")
         while name and name not in self.known:
             name = name.rpartition(".")[0]
-        if name and name != self.module:
+        name = name or FACADE  # ``import croupier``, ``from croupier import __version__``
+        if name != self.module:
             self.edges.setdefault(name, line)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        """An import by name at run time: ``_module("croupier.x")`` (the facade's cache of
+        modules) or ``importlib.import_module("croupier.x")``."""
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        first = node.args[0] if node.args else None
+        if (
+            not self.in_hook
+            and called in ("_module", "import_module")
+            and isinstance(first, ast.Constant)
+            and isinstance(first.value, str)
+            and first.value.split(".")[0] == "croupier"
+        ):
+            self._add(first.value, node.lineno)
+        self.generic_visit(node)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         outer = self.in_hook
@@ -221,7 +241,7 @@ def _source_modules() -> dict[str, tuple[str, bool]]:
         is_package = parts[-1] == "__init__"
         if is_package:
             parts.pop()
-        sources[".".join(parts)] = (path.read_text(encoding="utf-8"), is_package)
+        sources[".".join(parts) or FACADE] = (path.read_text(encoding="utf-8"), is_package)
     return sources
 
 
@@ -263,3 +283,27 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert _shown(["a", "b", "c", "a"], graph) == (
         "a -> b (line 1), b -> c (line 2), c -> a (line 1)"
     )
+
+
+def test_no_module_below_the_command_line_imports_the_top_level() -> None:
+    """The facade stands above every layer but ``cli/``: it imports them (by name at run
+    time too), so a module below that imported it would close a loop through it."""
+    graph = _import_graph(_source_modules())
+    upward = sorted(
+        f"{module} (line {edges[FACADE]})"
+        for module, edges in graph.items()
+        if FACADE in edges and module.split(".")[0] not in ("cli", "__main__", FACADE)
+    )
+    assert not upward, f"modules below cli/ import the top level croupier: {upward}"
+    assert "runs.dealers" in graph[FACADE], "the facade's imports by name are in the graph"
+
+
+def test_imports_by_name_and_of_the_top_level_are_found() -> None:
+    sources = {
+        FACADE: ('def f():\n    return _module("croupier.a").x\n', True),
+        "a": ("import importlib\nB = importlib.import_module('croupier.b')\n", False),
+        "b": ("from croupier import __version__\n", False),
+    }
+    graph = _import_graph(sources)
+    assert graph == {FACADE: {"a": 2}, "a": {"b": 2}, "b": {FACADE: 1}}
+    assert [sorted(c) for c, _ in _cycles(graph)] == [sorted([FACADE, "a", "b"])]

@@ -162,19 +162,11 @@ _SHUFFLE_PURPOSE = "shuffle"
 """The purpose of shuffles, permutations and samples (as ``croupier shuffle --seed``)."""
 
 
-def _version() -> str:
-    """The installed distribution's version (read on first use: importlib.metadata is slow)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("croupier")
-    except metadata.PackageNotFoundError:  # running from a source tree without installing
-        return "0.0.0+unknown"
-
-
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        value: Any = _version()
+        from croupier.version import version  # (read on first use: importlib.metadata is slow)
+
+        value: Any = version()
         globals()[name] = value
         return value
     where = _LAZY.get(name)

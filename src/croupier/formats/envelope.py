@@ -52,10 +52,10 @@ def envelope_head(
 
     ``reproducible`` defaults to whether no randomness was used (``source`` is None).
     """
-    from croupier import __version__
+    from croupier.version import version
 
     return {
-        "croupier": __version__,
+        "croupier": version(),
         "command": command,
         "algorithm": algorithm,
         "source": source,

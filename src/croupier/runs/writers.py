@@ -244,8 +244,8 @@ class _Arrays:
     takes: Takes = "arrays"
 
     def __init__(self, name: str, stream: IO[bytes], layout: Layout, options: WriteOptions):
-        import croupier
         from croupier.bulk.writers import open_writer
+        from croupier.version import version
 
         self.stream = stream
         self.options = options
@@ -259,7 +259,7 @@ class _Arrays:
             stream,
             layout,
             first_board=options.first_board,
-            generator=f"croupier {croupier.__version__}",
+            generator=f"croupier {version()}",
             event=options.event,
             comments=() if options.label is None else (options.label,),
             newline=options.newline,
