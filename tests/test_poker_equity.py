@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from croupier.errors import SeedError
 from croupier.poker import (
     EXACT_LIMIT,
     MC_ALGORITHM_ID,
@@ -407,3 +408,15 @@ def test_too_many_cards_and_bad_trials() -> None:
         equity(["AsKs", "QhQd"], trials=0)
     with pytest.raises(PokerError, match="a list of hands"):
         equity("AsKs QhQd")  # type: ignore[arg-type]
+
+
+def test_every_kind_of_seed_is_taken_as_every_other_seed_is() -> None:
+    # a whole number is its decimal text, bytes are their hex: spelling (as deal(), shuffle())
+    def run(seed: object) -> object:
+        return equity(["AsAh", "KsKh"], seed=seed, trials=3000).hands[0].equity  # type: ignore[arg-type]
+
+    assert run(42) == run("42")
+    assert run(b"*") == run("hex:2a")
+    assert run(42) != run(b"*")
+    with pytest.raises(SeedError, match="not float"):
+        run(4.2)

@@ -80,6 +80,7 @@ from croupier.poker.evaluate import (
 from croupier.poker.ranges import HandRange, parse_range
 from croupier.poker.tables import tables
 from croupier.poker.values import PokerError
+from croupier.randomness.seeded import Seed
 from croupier.randomness.source import RandomSource
 
 __all__ = [
@@ -455,7 +456,7 @@ class EquityPlan:
     def run(
         self,
         *,
-        seed: str | bytes | None = None,
+        seed: Seed | None = None,
         source: RandomSource | None = None,
         progress: Progress | None = None,
         time_limit: float | None = None,
@@ -873,7 +874,7 @@ def _check_budget(trials: int, done: int, candidates: int, elapsed: float, befor
     )
 
 
-def _key(seed: str | bytes | None, source: RandomSource | None) -> tuple[bytes, str]:
+def _key(seed: Seed | None, source: RandomSource | None) -> tuple[bytes, str]:
     """The 32-byte key of the Monte Carlo stream, and where it came from."""
     from croupier.randomness.options import make_source
     from croupier.randomness.uniform import UniformSampler
@@ -881,13 +882,8 @@ def _key(seed: str | bytes | None, source: RandomSource | None) -> tuple[bytes, 
     if seed is not None and source is not None:
         raise PokerError("give either source= or seed=, not both")
     if source is None:
-        source = (
-            make_source(None)
-            if seed is None
-            else make_source(
-                seed if isinstance(seed, str) else "hex:" + seed.hex(), purpose=MC_ALGORITHM_ID
-            )
-        )
+        # (text, a whole number as its decimal text, or bytes as their hex: as every seed=)
+        source = make_source(None) if seed is None else make_source(seed, purpose=MC_ALGORITHM_ID)
     value = UniformSampler(source).below(1 << 256)
     return value.to_bytes(32, "big"), source.kind
 
@@ -922,7 +918,7 @@ def equity(
     trials: int | None = None,
     exact: bool | None = None,
     game: Game = "auto",
-    seed: str | bytes | None = None,
+    seed: Seed | None = None,
     source: RandomSource | None = None,
     progress: Progress | None = None,
     time_limit: float | None = None,
