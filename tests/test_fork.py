@@ -27,8 +27,8 @@ import pytest
 import croupier
 from croupier.bulk import BulkDealer, BulkStream, DealArray
 from croupier.deck import Deck
+from croupier.legacy.extshuffle_keys import KeyStream
 from croupier.randomness import NumpySource, OsRandomSource, SeededSource, UniformSampler
-from croupier.scale.shuffle_keys import KeyStream
 from croupier.shuffling import lehmer_shuffle
 from croupier.simulate import Predeal, RejectionSampler, Simulation, parse_script
 from croupier.simulate.parse import parse_expression

@@ -307,3 +307,17 @@ def test_imports_by_name_and_of_the_top_level_are_found() -> None:
     graph = _import_graph(sources)
     assert graph == {FACADE: {"a": 2}, "a": {"b": 2}, "b": {FACADE: 1}}
     assert [sorted(c) for c, _ in _cycles(graph)] == [sorted([FACADE, "a", "b"])]
+
+
+def test_only_the_command_line_reaches_the_retired_algorithms() -> None:
+    """``legacy/`` keeps retired algorithm ids (docs/reproducibility.md) apart: nothing
+    current is built on them; the command line offers each by an explicit option."""
+    graph = _import_graph(_source_modules())
+    users = sorted(
+        f"{module} -> {target} (line {line})"
+        for module, edges in graph.items()
+        for target, line in edges.items()
+        if target.split(".")[0] == "legacy" and module.split(".")[0] not in ("cli", "legacy")
+    )
+    assert not users, f"modules outside cli/ import legacy/: {users}"
+    assert any(t.startswith("legacy.") for t in graph["cli.shuffle_file_run"])

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import FileWriteError
+from croupier.legacy.extshuffle import shuffle_file, shuffle_records
+from croupier.legacy.extshuffle_keys import KeyStream
 from croupier.randomness import Chooser, SeededSource, UniformSampler, exact_distribution
 from croupier.scale import buckets as bucket_files
-from croupier.scale import shuffle_file, shuffle_records
-from croupier.scale.shuffle_keys import KeyStream
 from croupier.scale.workspace import WORKSPACE_PREFIX, make_workspace
 from tests.conftest import CliRunner, own_device
 

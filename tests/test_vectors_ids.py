@@ -186,7 +186,7 @@ def _digest(data: bytes) -> str:
 
 
 def _scale() -> dict[str, Any]:
-    from croupier.scale.external_shuffle import EXTSHUFFLE_ALGORITHM_ID, shuffle_file
+    from croupier.legacy.extshuffle import EXTSHUFFLE_ALGORITHM_ID, shuffle_file
     from croupier.scale.file_sample import RESERVOIR_ALGORITHM_ID, sample_stream
     from croupier.scale.file_shuffle import shuffle_stream
     from croupier.scale.keyed_split import KEYED_SPLIT_ALGORITHM_ID

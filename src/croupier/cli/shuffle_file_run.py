@@ -127,7 +127,7 @@ def shuffle_big_file(
     bits: bool,
 ) -> None:
     """Run the former file shuffle (``--method keys``) as asked, with its note on stderr."""
-    from croupier.scale.external_shuffle import EXTSHUFFLE_ALGORITHM_ID, shuffle_file
+    from croupier.legacy.extshuffle import EXTSHUFFLE_ALGORITHM_ID, shuffle_file
 
     if file == "-":
         raise CroupierError(

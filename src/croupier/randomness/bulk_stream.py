@@ -2,7 +2,7 @@
 
 A source of random bytes beside the bit sources of :mod:`croupier.randomness.source`
 (the bit generator; the algorithms that turn its bytes into deals are in
-:mod:`croupier.bulk.generate`, into shuffle keys in :mod:`croupier.scale.shuffle_keys`).
+:mod:`croupier.bulk.generate`, into shuffle keys in :mod:`croupier.legacy.extshuffle_keys`).
 
 Every block of :data:`ROWS_PER_BLOCK` deals has two streams of its own, so
 any deal can be made without making the ones before it (prefix stability,

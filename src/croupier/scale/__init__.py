@@ -5,15 +5,16 @@
   ``croupier-keyed-split/1``, in memory or through temporary buckets;
 * :func:`sample_stream` (``croupier shuffle --file -n K``): a uniform sample
   in one pass, ``croupier-reservoir/1``;
-* :func:`shuffle` : a Dask Bag or DataFrame in an exactly uniform global order;
-* :func:`shuffle_file`: the former file shuffle ``croupier-extshuffle/1``
-  (64-bit keys), kept so that its outputs stay reachable.
+* :func:`shuffle` : a Dask Bag or DataFrame in an exactly uniform global order.
+
+The former file shuffle ``croupier-extshuffle/1`` (64-bit keys) is retired and kept
+apart, so that its outputs stay reachable: :mod:`croupier.legacy.extshuffle`.
 
 The names are loaded when first used (``import croupier.scale`` is cheap).
 
->>> from croupier.scale import EXTSHUFFLE_ALGORITHM_ID, KEYED_SPLIT_ALGORITHM_ID
->>> EXTSHUFFLE_ALGORITHM_ID, KEYED_SPLIT_ALGORITHM_ID
-('croupier-extshuffle/1', 'croupier-keyed-split/1')
+>>> from croupier.scale import KEYED_SPLIT_ALGORITHM_ID, RESERVOIR_ALGORITHM_ID
+>>> KEYED_SPLIT_ALGORITHM_ID, RESERVOIR_ALGORITHM_ID
+('croupier-keyed-split/1', 'croupier-reservoir/1')
 """
 
 from __future__ import annotations
@@ -23,12 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from croupier.scale.dask_shuffle import shuffle
-    from croupier.scale.external_shuffle import (
-        EXTSHUFFLE_ALGORITHM_ID,
-        ShuffleReport,
-        shuffle_file,
-        shuffle_records,
-    )
     from croupier.scale.file_sample import RESERVOIR_ALGORITHM_ID, SampleReport, sample_stream
     from croupier.scale.file_shuffle import (
         FileShuffleReport,
@@ -37,15 +32,10 @@ if TYPE_CHECKING:
     )
     from croupier.scale.keyed_split import KEYED_SPLIT_ALGORITHM_ID, KeyedStreams, keyed_order
     from croupier.scale.records import RecordFormat
-    from croupier.scale.shuffle_keys import KeyStream
     from croupier.scale.workspace import parse_size
 
 _HOMES = {
     "shuffle": "dask_shuffle",
-    "EXTSHUFFLE_ALGORITHM_ID": "external_shuffle",
-    "ShuffleReport": "external_shuffle",
-    "shuffle_file": "external_shuffle",
-    "shuffle_records": "external_shuffle",
     "RESERVOIR_ALGORITHM_ID": "file_sample",
     "SampleReport": "file_sample",
     "sample_stream": "file_sample",
@@ -56,27 +46,21 @@ _HOMES = {
     "KeyedStreams": "keyed_split",
     "keyed_order": "keyed_split",
     "RecordFormat": "records",
-    "KeyStream": "shuffle_keys",
     "parse_size": "workspace",
 }
 
 __all__ = [
-    "EXTSHUFFLE_ALGORITHM_ID",
     "KEYED_SPLIT_ALGORITHM_ID",
     "RESERVOIR_ALGORITHM_ID",
     "FileShuffleReport",
-    "KeyStream",
     "KeyedStreams",
     "RecordFormat",
     "SampleReport",
-    "ShuffleReport",
     "keyed_order",
     "parse_size",
     "sample_stream",
     "shuffle",
-    "shuffle_file",
     "shuffle_file_records",
-    "shuffle_records",
     "shuffle_stream",
 ]
 

@@ -1,5 +1,5 @@
 """Temporary buckets of the out-of-core file shuffles, shared by
-:mod:`croupier.scale.external_shuffle` and :mod:`croupier.scale.file_shuffle`.
+:mod:`croupier.legacy.extshuffle` and :mod:`croupier.scale.file_shuffle`.
 
 A bucket is two files in a temporary folder: the record bytes and a side file of
 fixed-size metadata (keys and lengths).  A write that fails (a full disk) is one

@@ -1,7 +1,7 @@
 """Exact out-of-core shuffles of the lines or records of a file (``croupier-extshuffle/1``).
 
 Record ``i`` (in file order) gets the key ``K_i``, the ``i``-th 64-bit word of
-the key stream (:mod:`croupier.scale.shuffle_keys`).  The output is the
+the key stream (:mod:`croupier.legacy.extshuffle_keys`).  The output is the
 records sorted by key; records with equal keys are put in a uniformly random
 order by Fisher–Yates from the tie stream (the random source after the 256
 key bits, through :class:`~croupier.randomness.UniformSampler`), tie groups
@@ -50,10 +50,10 @@ import numpy.typing as npt
 
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import AtomicFile, check_new_files, read_failure
+from croupier.legacy.extshuffle_keys import KeySource, KeyStream
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
 from croupier.scale.buckets import TempBucket, same_file, write_scattered
-from croupier.scale.shuffle_keys import KeySource, KeyStream
 from croupier.scale.workspace import (
     check_free_space,
     make_workspace,
