@@ -16,7 +16,9 @@ released its vectors may be written again with::
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -28,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from croupier.algorithm_ids import ALGORITHMS
 from croupier.randomness import SeededSource, UniformSampler
 from croupier.shuffling.registry import FLAWED_METHODS, SHUFFLE_METHODS
 from tests.conftest import ROOT, VECTORS
@@ -274,3 +277,56 @@ def test_flawed_shuffles_are_what_croupier_shuffle_gives() -> None:
     for case in json.loads((VECTORS / "shuffle_flawed_v1.json").read_text())["cases"]:
         got = croupier.shuffle(range(case["n"]), method=case["method"], seed=case["seed"])
         assert got == case["result"], case["method"]
+
+
+# -- the table of ids (croupier.algorithm_ids) --------------------------------------------
+def _literal_ids(tree: ast.AST) -> list[tuple[int, str]]:
+    """``(line, id)`` of every string in code that is an algorithm id and nothing else: a
+    spelling of its own.  Prose that names ids (docstrings, an attribute's docstring,
+    help texts, messages) is left out."""
+    prose = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in prose and ID.fullmatch(node.value)
+    ]  # fmt: skip
+
+
+def test_the_page_and_the_table_list_the_same_ids_in_the_same_order() -> None:
+    table = [row.id for row in ALGORITHMS]
+    assert [a for a in _rows() if a.startswith("croupier-")] == [
+        a for a in table if a.startswith("croupier-")
+    ]
+    for row in ALGORITHMS:
+        importlib.import_module(row.home)  # every home is a module
+        assert row.status in ("current", "retired")
+    assert {row.status for row in ALGORITHMS if row.home.startswith("croupier.legacy")} == {
+        "retired"
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in SRC.rglob("*.py") if p.name != "algorithm_ids.py"),
+    ids=lambda p: str(p.relative_to(SRC)),
+)
+def test_an_id_is_spelled_in_the_table_alone(path: Path) -> None:
+    """A module takes its id from :mod:`croupier.algorithm_ids`; prose may name ids."""
+    found = _literal_ids(ast.parse(path.read_text(encoding="utf-8")))
+    assert not found, f"{path.relative_to(SRC)} spells algorithm ids itself: {found}"
+
+
+def test_the_literal_finder_skips_docstrings_only() -> None:
+    tree = ast.parse(
+        '"""croupier-deal/2"""\n'
+        'X = "croupier-bulk/1"\n'
+        '"""X: croupier-bulk/1, the bulk id"""\n'
+        'def f():\n    """croupier-sample/1"""\n'
+        '    return g("croupier-stack/2", "see croupier-stack/2")\n'
+    )
+    assert _literal_ids(tree) == [(2, "croupier-bulk/1"), (6, "croupier-stack/2")]

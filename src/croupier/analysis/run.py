@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
+from croupier.algorithm_ids import ANALYZE_MC
 from croupier.analysis.exact import ExactAnalysis, Kind, exact_analysis
 from croupier.analysis.fast import FAST_ROUTES, MAX_FAST, fast_distribution
 from croupier.analysis.markov import (
@@ -93,7 +94,7 @@ def parse_engine(engine: str) -> RouteChoice:
     raise RangeError(f"engine={engine!r} is unknown; use {', '.join(ENGINE_CHOICES)}")
 
 
-MONTE_CARLO_ID = "croupier-analyze-mc/1"
+MONTE_CARLO_ID = ANALYZE_MC
 """Algorithm id of :func:`monte_carlo` runs: same seed + same id => same counts."""
 
 

@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from croupier._core import bulk_kernels
 from croupier._core.engines import Engine, resolve
+from croupier.algorithm_ids import BULK, BULK_STACKS
 from croupier.cards import Card, Rank, Suit
 from croupier.dealing.deal import Deal
 from croupier.dealing.layout import Layout
@@ -47,12 +48,12 @@ __all__ = [
     "pile_masks_reference",
 ]
 
-BULK_ALGORITHM_ID = "croupier-bulk/1"
+BULK_ALGORITHM_ID = BULK
 """Id and version of the bulk dealing algorithm (:mod:`croupier.bulk.generate`) of layouts
 without stacks, which labels every deal of a deal array; bumped whenever a seed would
 give other deals."""
 
-BULK_STACKS_ALGORITHM_ID = "croupier-bulk/2"
+BULK_STACKS_ALGORITHM_ID = BULK_STACKS
 """Id of the bulk dealing algorithm of layouts with stacks: the piles of ``croupier-bulk/1``,
 then every stack's order from a stream of its own (:mod:`croupier.bulk.stacks`)."""
 

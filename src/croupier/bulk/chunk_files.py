@@ -36,6 +36,7 @@ from typing import Any, Final
 import numpy as np
 
 from croupier._core.engines import Engine
+from croupier.algorithm_ids import CHUNKS
 from croupier.bounded_read import read_limited
 from croupier.bulk.array import bulk_algorithm
 from croupier.bulk.generate import DEFAULT_BATCH, BulkDealer
@@ -69,7 +70,7 @@ DEFAULT_FILE_CHUNK: Final = 1 << 20
 
 MANIFEST_NAME: Final = "manifest.json"
 JOURNAL_NAME: Final = ".croupier-chunks.jsonl"
-MANIFEST_VERSION: Final = "croupier-chunks/1"
+MANIFEST_VERSION: Final = CHUNKS
 """The version of the manifest's layout (its ``"manifest"`` key)."""
 
 _EXTENSIONS = {"oneline": "txt", "pbn-deal": "txt", "jsonl": "jsonl", "npy": "npy"}

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from croupier.algorithm_ids import EQUITY_MC
 from croupier.cli.failures import as_flags
 from croupier.cli.options import JsonOpt, QuietOpt, SeedOpt
 from croupier.cli.running import Advance, is_terminal, progress_bar, progress_lines
@@ -230,7 +231,7 @@ def equity_command(
             hands, board, dead, trials=trials, exact=True if exact else None, game=chosen
         )
         exact_run = plan.method == "exact"
-        source = None if exact_run else make_source(seed, purpose="croupier-equity-mc/1")
+        source = None if exact_run else make_source(seed, purpose=EQUITY_MC)
         with _progress(plan, quiet) as advance:
             result = plan.run(source=source, progress=advance, time_limit=time_limit)
     except PokerError as exc:

@@ -24,20 +24,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.run import MONTE_CARLO_ID
-from croupier.bulk.generate import BULK_ALGORITHM_ID, BULK_STACKS_ALGORITHM_ID
-from croupier.dealing import ALGORITHM_ID, METHODS
-from croupier.dealing.deal import STACKS_ALGORITHM_ID
+from croupier import algorithm_ids as ids
+from croupier.dealing import METHODS
 from croupier.formats.envelope import ENVELOPE_KEYS
-from croupier.poker.equity import MC_ALGORITHM_ID
 from croupier.randomness.source import SourceKind
-from croupier.scale.file_sample import RESERVOIR_ALGORITHM_ID
-from croupier.scale.keyed_split import KEYED_SPLIT_ALGORITHM_ID
 from croupier.shuffling import FLAWED_METHODS, SHUFFLE_METHODS
-from croupier.simulate.stacking import STACKING_ALGORITHM_ID
-from croupier.tournament.bigdeal import BIGDEAL_ALGORITHM_ID
-from croupier.tournament.squaredeal import SQUAREDEAL_ALGORITHM_ID
-from croupier.tournament.verifiable import ALGORITHM, ALGORITHM_PLAN
 
 __all__ = ["DOC_MARKER", "SCHEMAS", "doc_section", "schema_text", "update_doc"]
 
@@ -405,8 +396,8 @@ _EQUITY_COMMON = {
 FILE_METHODS = ["keyed-split", "reservoir"]  # croupier shuffle --file: shuffle, and -n sample
 SHUFFLE_ALGORITHMS = [
     *sorted(m.algorithm_id for m in (*SHUFFLE_METHODS.values(), *FLAWED_METHODS.values())),
-    KEYED_SPLIT_ALGORITHM_ID,
-    RESERVOIR_ALGORITHM_ID,
+    ids.KEYED_SPLIT,
+    ids.RESERVOIR,
 ]
 
 # -- every command ---------------------------------------------------------------------------
@@ -415,11 +406,11 @@ SCHEMAS: dict[str, Schema] = {
         "deal",
         array(DEAL),
         algorithm=[
-            BULK_ALGORITHM_ID,
-            BULK_STACKS_ALGORITHM_ID,
-            ALGORITHM_ID,
-            STACKS_ALGORITHM_ID,
-            STACKING_ALGORITHM_ID,
+            ids.BULK,
+            ids.BULK_STACKS,
+            ids.DEAL,
+            ids.DEAL_STACKS,
+            ids.STACK,
         ],
         source=[OS, SEEDED, ENTROPY],
         bits=NUM,
@@ -457,7 +448,7 @@ SCHEMAS: dict[str, Schema] = {
                 "deals": array(PBN_DEAL),
             }
         ),
-        algorithm=[BULK_ALGORITHM_ID, STACKING_ALGORITHM_ID],
+        algorithm=[ids.BULK, ids.STACK],
         source=[OS, SEEDED],
         bits=nullable(NAT),
     ),
@@ -553,24 +544,24 @@ SCHEMAS: dict[str, Schema] = {
                 "warnings": array(STR),
             }
         ),
-        algorithm=[BIGDEAL_ALGORITHM_ID],
+        algorithm=[ids.BIGDEAL],
         source=[KEYED],
     ),
     "squaredeal new": envelope(
         "squaredeal new",
         obj({"event_file": STR, **EVENT}),
-        algorithm=[SQUAREDEAL_ALGORITHM_ID],
+        algorithm=[ids.SQUAREDEAL],
     ),
     "squaredeal publish": envelope(
         "squaredeal publish",
         obj({"event_file": STR, "key_file": STR, "key_hash": HEX64, "verify_page": nullable(PAGE)}),
-        algorithm=[SQUAREDEAL_ALGORITHM_ID],
+        algorithm=[ids.SQUAREDEAL],
         source=[OS],
     ),
     "squaredeal set-dv": envelope(
         "squaredeal set-dv",
         obj({"event_file": STR, "delayed_value": STR}),
-        algorithm=[SQUAREDEAL_ALGORITHM_ID],
+        algorithm=[ids.SQUAREDEAL],
     ),
     "squaredeal make": envelope(
         "squaredeal make",
@@ -590,10 +581,10 @@ SCHEMAS: dict[str, Schema] = {
                 ),
             }
         ),
-        algorithm=[SQUAREDEAL_ALGORITHM_ID],
+        algorithm=[ids.SQUAREDEAL],
         source=[KEYED],
     ),
-    "squaredeal verify": envelope("squaredeal verify", REPORT, algorithm=[SQUAREDEAL_ALGORITHM_ID]),
+    "squaredeal verify": envelope("squaredeal verify", REPORT, algorithm=[ids.SQUAREDEAL]),
     "boards new-key": envelope(
         "boards new-key",
         obj(
@@ -605,13 +596,13 @@ SCHEMAS: dict[str, Schema] = {
                 "verify_page": nullable(PAGE),
             }
         ),
-        algorithm=[ALGORITHM, ALGORITHM_PLAN],
+        algorithm=[ids.BOARDS, ids.BOARDS_PLAN],
         source=[OS],
     ),
     "boards commitment": envelope(
         "boards commitment",
         obj({"event": STR, "plan": PLAN, "commitment": HEX64}),
-        algorithm=[ALGORITHM, ALGORITHM_PLAN],
+        algorithm=[ids.BOARDS, ids.BOARDS_PLAN],
     ),
     "boards make": envelope(
         "boards make",
@@ -626,10 +617,10 @@ SCHEMAS: dict[str, Schema] = {
                 "boards": array(BOARD),
             }
         ),
-        algorithm=[ALGORITHM, ALGORITHM_PLAN],
+        algorithm=[ids.BOARDS, ids.BOARDS_PLAN],
         source=[KEYED],
     ),
-    "boards verify": envelope("boards verify", REPORT, algorithm=[ALGORITHM, ALGORITHM_PLAN]),
+    "boards verify": envelope("boards verify", REPORT, algorithm=[ids.BOARDS, ids.BOARDS_PLAN]),
     "page verify": envelope(
         "page verify",
         obj({"page": {"const": "verify"}, "file": STR, "bytes": NAT, "sha256": HEX64}),
@@ -740,7 +731,7 @@ SCHEMAS: dict[str, Schema] = {
                 ),
             ]
         },
-        algorithm=[None, MONTE_CARLO_ID],
+        algorithm=[None, ids.ANALYZE_MC],
         source=[None, OS, SEEDED],
     ),
     "mixing riffle": envelope(
@@ -807,7 +798,7 @@ SCHEMAS: dict[str, Schema] = {
                 ),
             ]
         },
-        algorithm=[None, MC_ALGORITHM_ID],
+        algorithm=[None, ids.EQUITY_MC],
         source=[None, OS, SEEDED],
         bits=nullable(NUM),
     ),

@@ -26,6 +26,7 @@ from itertools import compress
 from typing import TYPE_CHECKING
 
 from croupier._core.subsets import number_masks
+from croupier.algorithm_ids import DEAL, DEAL_STACKS
 from croupier.cards import Card, format_cards
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError, DealNotationError, RankingError
@@ -51,7 +52,7 @@ __all__ = [
     "deal_many",
 ]
 
-ALGORITHM_ID = "croupier-deal/2"
+ALGORITHM_ID = DEAL
 """Id and version of the dealing algorithm of layouts without stacks; bumped whenever a
 seed would give another deal.
 
@@ -59,7 +60,7 @@ Version 2: the 32-bit margin starts at a run's second deal, whatever the count
 (version 1 chose it by count, so ``--count 1`` and ``--count 2`` began differently).
 """
 
-STACKS_ALGORITHM_ID = "croupier-deal/3"
+STACKS_ALGORITHM_ID = DEAL_STACKS
 """Id of the dealing algorithm of layouts with stacks (:attr:`Layout.ordered`): version 2
 extended to deal every stack's order too (``docs/dealing.md``).  Without stacks version 3
 makes the deals of version 2, so those deals keep the id ``croupier-deal/2``.

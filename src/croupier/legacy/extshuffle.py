@@ -48,6 +48,7 @@ from typing import Any, BinaryIO, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from croupier.algorithm_ids import EXTSHUFFLE
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import AtomicFile, check_new_files, read_failure
 from croupier.legacy.extshuffle_keys import KeySource, KeyStream
@@ -73,7 +74,7 @@ __all__ = [
     "shuffle_records",
 ]
 
-EXTSHUFFLE_ALGORITHM_ID = "croupier-extshuffle/1"
+EXTSHUFFLE_ALGORITHM_ID = EXTSHUFFLE
 """Id and version of the out-of-core shuffle; bumped whenever a seed would give another order."""
 
 BYTES_PER_RECORD = 96

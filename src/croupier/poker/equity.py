@@ -64,6 +64,7 @@ import numpy.typing as npt
 
 from croupier._core import poker_eval
 from croupier._core.engines import Engine, resolve
+from croupier.algorithm_ids import EQUITY_MC
 from croupier.cards import Card, parse_cards
 from croupier.durations import duration_text
 from croupier.errors import CardNotationError, excerpt
@@ -102,7 +103,7 @@ __all__ = [
     "plan_equity",
 ]
 
-MC_ALGORITHM_ID = "croupier-equity-mc/1"
+MC_ALGORITHM_ID = EQUITY_MC
 """Id and version of the Monte Carlo sampler; a change that alters any trial bumps it."""
 
 EXACT_LIMIT = 100_000_000

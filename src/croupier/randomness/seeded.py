@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from typing import ClassVar, TypeAlias
 
+from croupier.algorithm_ids import SEEDED
 from croupier.errors import SeedError, utf8_bytes
 from croupier.randomness.source import BufferedBitSource, SourceKind
 
@@ -37,7 +38,7 @@ Seed: TypeAlias = str | int | bytes
 """What every ``seed=`` takes: text (or ``hex:...``), a whole number (its decimal text, as
 ``--seed 42``) or raw bytes (the same seed as ``hex:`` and their hex digits)."""
 
-SEEDED_STREAM_ID = "croupier-seeded/1"
+SEEDED_STREAM_ID = SEEDED
 """Algorithm id and version of the seeded stream construction."""
 
 _BLOCK_BYTES = 136  # the SHAKE-256 rate: one Keccak permutation per block

@@ -24,12 +24,13 @@ import threading
 from typing import Protocol, runtime_checkable
 
 import croupier.randomness.source as _source_module
+from croupier.algorithm_ids import UNIFORM
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness.source import ForkAware, RandomSource
 
 __all__ = ["UNIFORM_ALGORITHM_ID", "Chooser", "UniformSampler", "below_once"]
 
-UNIFORM_ALGORITHM_ID = "croupier-uniform/1"
+UNIFORM_ALGORITHM_ID = UNIFORM
 """Id and version of the sampling algorithm (specified in ``docs/reproducibility.md``)."""
 
 

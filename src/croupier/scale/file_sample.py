@@ -35,6 +35,7 @@ from typing import Any, BinaryIO, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from croupier.algorithm_ids import RESERVOIR
 from croupier.errors import CroupierError, FileFormatError
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.randomness.uniform import Chooser
@@ -47,7 +48,7 @@ __all__ = [
     "sample_stream",
 ]
 
-RESERVOIR_ALGORITHM_ID = "croupier-reservoir/1"
+RESERVOIR_ALGORITHM_ID = RESERVOIR
 """Id and version of the one-pass sample (``docs/reproducibility.md``)."""
 
 _WORDS = 65536  # decision words per block

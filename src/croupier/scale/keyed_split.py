@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier._core.engines import Engine, resolve
+from croupier.algorithm_ids import KEYED_SPLIT
 from croupier.errors import CroupierError
 from croupier.randomness.source import BitSource
 from croupier.randomness.uniform import Chooser
@@ -77,7 +78,7 @@ __all__ = [
     "stable_key_order",
 ]
 
-KEYED_SPLIT_ALGORITHM_ID = "croupier-keyed-split/1"
+KEYED_SPLIT_ALGORITHM_ID = KEYED_SPLIT
 """Id and version of the keyed split shuffle (``docs/reproducibility.md``)."""
 
 KEY_BLOCK = 65536

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier._core.engines import Engine, resolve
+from croupier.algorithm_ids import SAMPLE
 from croupier.errors import CroupierError, RangeError
 from croupier.randomness.source import RandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
@@ -45,7 +46,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-SAMPLE_ALGORITHM_ID = "croupier-sample/1"
+SAMPLE_ALGORITHM_ID = SAMPLE
 """Id and version of :func:`sample_indices` (``docs/reproducibility.md``)."""
 
 

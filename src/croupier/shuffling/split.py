@@ -45,6 +45,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, TypeVar
 
 from croupier._core.engines import Engine, resolve
+from croupier.algorithm_ids import SHUFFLE_SPLIT
 from croupier.errors import CroupierError
 from croupier.randomness.source import BitSource, RandomSource
 from croupier.randomness.uniform import Chooser, UniformSampler
@@ -70,7 +71,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-SPLIT_ALGORITHM_ID = "croupier-shuffle-split/1"
+SPLIT_ALGORITHM_ID = SHUFFLE_SPLIT
 """Id and version of the split shuffle (``docs/reproducibility.md``)."""
 
 LEAF_TARGET = 512

@@ -208,6 +208,7 @@ class SimulationResult:
     in the support of the sampler that dealt the deals beyond the first ones (1 for
     rejection); ``numbers`` are the deals' numbers in the run.
 
+    >>> from croupier.simulate.script_run import run_script
     >>> r = run_script("produce 4\\ncondition hcp(north) >= 12", seed="r")
     >>> r.produced, len(r.deals), r.strategy, str(r.source)
     (4, 4, 'rejection', 'seeded')
@@ -229,6 +230,7 @@ class SimulationResult:
     def acceptance(self) -> Fraction | None:
         """The share of the uniform deals looked at that pass: ``produced / generated``.
 
+        >>> from croupier.simulate.script_run import run_script
         >>> r = run_script("produce 4\\ncondition hcp(north) >= 12", seed="r")
         >>> r.acceptance == Fraction(4, r.generated)
         True

@@ -37,11 +37,12 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from croupier.algorithm_ids import STACK
 from croupier.randomness.bulk_stream import ROWS_PER_BLOCK, BulkStream
 
 __all__ = ["STACKING_ALGORITHM_ID", "SUPPORT_STREAM", "WORD_BITS", "SupportTrials", "decide"]
 
-STACKING_ALGORITHM_ID = "croupier-stack/2"
+STACKING_ALGORITHM_ID = STACK
 """The id of the reproducible runs of the ``auto`` and ``stacking`` strategies: which deals
 a seed gives, in which order, and how many uniform deals they count as generated
 (``docs/smart-stacking.md`` states the algorithm; ``tests/vectors/simulate.json`` pins

@@ -28,6 +28,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from croupier.algorithm_ids import BIGDEAL
 from croupier.boards import Board
 from croupier.errors import MissingExtraError, SeedError, utf8_bytes
 from croupier.randomness import seed_strength
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 #: The algorithm id of boards dealt as Big Deal 2.0 deals them (the ``"algorithm"`` of JSON).
-BIGDEAL_ALGORITHM_ID = "bigdeal/2"
+BIGDEAL_ALGORITHM_ID = BIGDEAL
 #: The owner Big Deal uses when ``.bigdealrc`` was never edited.
 BIGDEAL_DEFAULT_OWNER = "Identification of owner or tournament"
 

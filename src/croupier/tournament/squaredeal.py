@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
+from croupier.algorithm_ids import SQUAREDEAL
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, parse_board_list
 from croupier.errors import FileFormatError, bounded_decimal, excerpt, masked_excerpt, utf8_bytes
 from croupier.randomness import Chooser, OsRandomSource, RandomSource, UniformSampler
@@ -69,7 +70,7 @@ __all__ = [
 
 #: The algorithm id of SquareDeal 2.x events: keys, ``KH`` and their sessions dealt by Big Deal
 #: (the ``"algorithm"`` of JSON).
-SQUAREDEAL_ALGORITHM_ID = "squaredeal/2"
+SQUAREDEAL_ALGORITHM_ID = SQUAREDEAL
 #: The 62 symbols SquareDeal keys are made of.
 KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #: The length of the keys croupier makes (as SquareDeal does): 60 symbols, about 357 bits.

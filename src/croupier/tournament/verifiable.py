@@ -41,6 +41,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable
 
+from croupier.algorithm_ids import BOARDS, BOARDS_PLAN
 from croupier.boards import MAX_BOARD, Board
 from croupier.errors import SeedError, VerificationError, excerpt, utf8_bytes
 from croupier.randomness import OsRandomSource, RandomSource
@@ -66,9 +67,9 @@ __all__ = [
 ]
 
 #: Algorithm id and version; part of every hashed message.
-ALGORITHM = "croupier-boards/1"
+ALGORITHM = BOARDS
 #: The scheme whose commitment also covers the board plan (same boards as :data:`ALGORITHM`).
-ALGORITHM_PLAN = "croupier-boards/2"
+ALGORITHM_PLAN = BOARDS_PLAN
 #: Length of a secret key (256 bits).
 KEY_BYTES = 32
 _CANDIDATE_BYTES = 12
