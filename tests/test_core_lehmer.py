@@ -30,6 +30,10 @@ def test_random_and_extreme_ranks_of_larger_pools(n: int) -> None:
     top = math.factorial(n)
     ranks = [0, 1, top - 1, top // 2, 2**32 - 1, 2**32, 2**64 - 1, 2**64]
     ranks += [rng.randrange(top) for _ in range(20)]
+    # every limb at its largest (the remainders and quotients of each pass at their limits:
+    # the compiled passes divide by several radices at once, by a reciprocal)
+    ranks += [2 ** (32 * k) - 1 for k in range(1, (top.bit_length() + 31) // 32)]
+    ranks += [top - 2**32 - 1] if top > 2**33 else []
     for rank in (r for r in ranks if r < top):
         assert compiled(list(range(n)), rank) == reference(list(range(n)), rank), rank
 

@@ -15,6 +15,10 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memmove
 
 
+cdef extern from "limb_divide.h" nogil:
+    uint64_t croupier_limbs32_divmod(uint32_t *limbs, long top, uint64_t divisor)
+
+
 cdef int _digits(const unsigned char *data, Py_ssize_t nbytes, Py_ssize_t n,
                  Py_ssize_t *digits) noexcept nogil:
     """The digits of the little-endian number ``data`` in radices ``1 .. n`` into ``digits``;
@@ -22,7 +26,8 @@ cdef int _digits(const unsigned char *data, Py_ssize_t nbytes, Py_ssize_t n,
     cdef Py_ssize_t count = (nbytes + 3) // 4
     cdef uint32_t *limbs = <uint32_t *>malloc(sizeof(uint32_t) * (count + 1))
     cdef Py_ssize_t i, top, r
-    cdef uint64_t rem, cur
+    cdef uint64_t rem, cur, product
+    cdef Py_ssize_t last
     cdef uint32_t limb
     if limbs == NULL:
         return -1
@@ -37,13 +42,21 @@ cdef int _digits(const unsigned char *data, Py_ssize_t nbytes, Py_ssize_t n,
     top = count
     while top > 0 and limbs[top - 1] == 0:
         top -= 1
-    for r in range(1, n + 1):
-        rem = 0
-        for i in range(top - 1, -1, -1):
-            cur = (rem << 32) | limbs[i]
-            limbs[i] = <uint32_t>(cur // <uint64_t>r)
-            rem = cur % <uint64_t>r
-        digits[r - 1] = <Py_ssize_t>rem
+    r = 1
+    while r <= n:
+        # The radices r, r + 1, ..., last whose product fits 32 bits divide the number in one
+        # pass; the remainder (below that product) is then split into their digits, lowest
+        # radix first: the same digits as one pass per radix, in a fraction of the passes.
+        product = r
+        last = r
+        while last < n and product * <uint64_t>(last + 1) < (<uint64_t>1 << 32):
+            last += 1
+            product *= <uint64_t>last
+        rem = croupier_limbs32_divmod(limbs, top, product)
+        while r <= last:
+            digits[r - 1] = <Py_ssize_t>(rem % <uint64_t>r)
+            rem //= <uint64_t>r
+            r += 1
         while top > 0 and limbs[top - 1] == 0:
             top -= 1
     free(limbs)
