@@ -261,3 +261,22 @@ def test_docs_show_every_schema_as_the_module_writes_it() -> None:
     for command, schema in SCHEMAS.items():
         assert f"### `croupier {command}`" in shown
         assert json.loads(schema_text(schema)) == schema  # the text shown is the schema
+
+
+def test_version_json_lists_every_algorithm_id_and_is_valid(cli: CliRunner) -> None:
+    from croupier.algorithm_ids import ALGORITHMS
+    from croupier.cli.schemas import VERSION_SCHEMA
+
+    for args in (["--version", "--json"], ["--json", "--version"]):
+        result = cli(args)
+        assert result.code == 0, result.err
+        document = json.loads(result.out)
+        jsonschema.Draft202012Validator.check_schema(VERSION_SCHEMA)
+        jsonschema.Draft202012Validator(VERSION_SCHEMA).validate(document)
+        rows = document["result"]["algorithms"]
+        assert [(r["id"], r["status"], r["home"]) for r in rows] == [
+            (a.id, a.status, a.home) for a in ALGORITHMS
+        ]
+    assert cli(["--version"]).out.startswith("croupier ")
+    refused = cli(["--json", "deal"])
+    assert refused.code == 2 and "--json before a command goes with --version" in refused.err

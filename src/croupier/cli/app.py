@@ -199,10 +199,50 @@ class _State:
     quiet: bool = False  # --quiet: no warning lines after the command either
 
 
-def _version_callback(value: bool) -> None:
+def _version_flag(ctx: typer.Context, value: bool) -> None:
+    """``--version`` (eager): noted, printed once every root option is read."""
     if value:
-        typer.echo(f"croupier {croupier.__version__}")
+        ctx.meta["croupier.version"] = True
+
+
+def _json_flag(ctx: typer.Context, value: bool) -> None:
+    """``--json`` before the command (eager): it goes with ``--version``."""
+    if value:
+        ctx.meta["croupier.json"] = True
+
+
+def _root_options_read(ctx: typer.Context, value: bool) -> bool:
+    """After every root option (``--debug`` is read last): print the version, as text or
+    with ``--json`` as JSON with every algorithm id, and exit."""
+    as_json = ctx.meta.get("croupier.json", False)
+    if ctx.meta.get("croupier.version"):
+        if as_json:
+            typer.echo(version_json())
+        else:
+            typer.echo(f"croupier {croupier.__version__}")
         raise typer.Exit()
+    if as_json:
+        raise typer.BadParameter(
+            "--json before a command goes with --version; give --json after the command",
+            param_hint="'--json'",
+        )
+    return value
+
+
+def version_json() -> str:
+    """``croupier --version --json``: the version, Python's, and every algorithm id
+    (:data:`croupier.algorithm_ids.ALGORITHMS`: current or retired, and its module)."""
+    import platform
+
+    from croupier.algorithm_ids import ALGORITHMS
+    from croupier.formats.envelope import envelope_json
+
+    result = {
+        "version": croupier.__version__,
+        "python": platform.python_version(),
+        "algorithms": [row._asdict() for row in ALGORITHMS],
+    }
+    return envelope_json("--version", result)
 
 
 def build_app() -> typer.Typer:
@@ -224,11 +264,20 @@ def build_app() -> typer.Typer:
         version: bool = typer.Option(
             False,
             "--version",
-            callback=_version_callback,
+            callback=_version_flag,
             is_eager=True,
             help="Print the version and exit.",
         ),
-        debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            callback=_json_flag,
+            is_eager=True,
+            help="With --version: the version and every algorithm id, as JSON.",
+        ),
+        debug: bool = typer.Option(
+            False, "--debug", callback=_root_options_read, help="Show tracebacks on errors."
+        ),
     ) -> None:
         """Shuffle anything and deal cards."""
         if isinstance(ctx.obj, _State):

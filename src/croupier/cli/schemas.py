@@ -30,7 +30,7 @@ from croupier.formats.envelope import ENVELOPE_KEYS
 from croupier.randomness.source import SourceKind
 from croupier.shuffling import FLAWED_METHODS, SHUFFLE_METHODS
 
-__all__ = ["DOC_MARKER", "SCHEMAS", "doc_section", "schema_text", "update_doc"]
+__all__ = ["DOC_MARKER", "SCHEMAS", "VERSION_SCHEMA", "doc_section", "schema_text", "update_doc"]
 
 Schema = dict[str, Any]
 
@@ -399,6 +399,27 @@ SHUFFLE_ALGORITHMS = [
     ids.KEYED_SPLIT,
     ids.RESERVOIR,
 ]
+
+VERSION_SCHEMA = envelope(
+    "--version",
+    obj(
+        {
+            "version": STR,
+            "python": STR,
+            "algorithms": array(
+                obj(
+                    {
+                        "id": STR,
+                        "status": {"enum": ["current", "retired"]},
+                        "home": STR,
+                        "what": STR,
+                    }
+                )
+            ),
+        }
+    ),
+)
+"""``croupier --version --json``: the version, Python's, and every algorithm id."""
 
 # -- every command ---------------------------------------------------------------------------
 SCHEMAS: dict[str, Schema] = {
