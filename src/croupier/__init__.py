@@ -155,10 +155,11 @@ _LAZY = {
 }
 """Public names loaded on first use: name -> (module, name there)."""
 
-_DEAL_PURPOSE = "deal"
-"""The purpose a ``seed=`` is derived with for deals (as ``croupier deal --seed``)."""
+_DEAL_PURPOSE = "DEAL"
+"""The :class:`~croupier.randomness.purposes.Purpose` (by name: nothing is imported with
+the package) a ``seed=`` is derived with for deals (as ``croupier deal --seed``)."""
 
-_SHUFFLE_PURPOSE = "shuffle"
+_SHUFFLE_PURPOSE = "SHUFFLE"
 """The purpose of shuffles, permutations and samples (as ``croupier shuffle --seed``)."""
 
 
@@ -246,7 +247,8 @@ def _source_for(
             return split.default_source(bulk)  # type: ignore[no-any-return]
         if small:  # one call, few bits: this thread's kept OS source (see _kept_os_source)
             return _kept_os_source()
-    return source(seed, entropy=entropy, purpose=purpose)
+    chosen = _module("croupier.randomness.purposes").Purpose[purpose]
+    return source(seed, entropy=entropy, purpose=chosen)
 
 
 _KEPT = threading.local()

@@ -56,6 +56,7 @@ from croupier.errors import CroupierError, DeckError, NotEnoughCardsError, Range
 from croupier.moves import cut as cut_cards
 from croupier.orders import DEFAULT_ORDER, CardNotFoundError, CardOrder, sort_cards
 from croupier.randomness.options import make_source
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed, seed_value
 from croupier.randomness.source import OsRandomSource, RandomSource
 from croupier.randomness.uniform import UniformSampler
@@ -63,7 +64,7 @@ from croupier.shuffling.registry import default_shuffle_method, get_shuffle_meth
 
 __all__ = ["SHUFFLE_PURPOSE", "Deck", "LayoutLike", "PileLike", "seed_text"]
 
-SHUFFLE_PURPOSE = "shuffle"
+SHUFFLE_PURPOSE = Purpose.SHUFFLE
 """The purpose a ``seed=`` is derived with, the same as ``croupier shuffle --seed``."""
 
 _REPR_CARDS = 10

@@ -44,6 +44,7 @@ from croupier.analysis.stats import (
     position_test,
 )
 from croupier.errors import RangeError
+from croupier.randomness.purposes import bits_purpose
 from croupier.randomness.source import RandomSource
 from croupier.randomness.uniform import UniformSampler
 from croupier.randomness.walk import WalkTooLargeError
@@ -423,7 +424,7 @@ def bits_profile(
             raise RangeError(f"{method.name!r} deals hands; the bits chart compares shuffles")
         points = []
         for n in sizes:
-            source = SeededSource(seed, f"bits/{method.name}", n)
+            source = SeededSource(seed, bits_purpose(method.name), n)
             chooser = UniformSampler(source)
             algorithm = method.algorithm(n)
             for _ in range(trials):

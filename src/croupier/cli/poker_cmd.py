@@ -13,7 +13,6 @@ from typing import Annotated
 
 import typer
 
-from croupier.algorithm_ids import EQUITY_MC
 from croupier.cli.failures import as_flags
 from croupier.cli.options import JsonOpt, QuietOpt, SeedOpt
 from croupier.cli.running import Advance, is_terminal, progress_bar, progress_lines
@@ -30,6 +29,7 @@ from croupier.poker import (
 )
 from croupier.poker.equity import Game
 from croupier.randomness.options import make_source, source_note
+from croupier.randomness.purposes import Purpose
 
 __all__ = ["PROGRESS_FROM", "app", "equity_command", "equity_text", "eval_command", "value_text"]
 
@@ -231,7 +231,7 @@ def equity_command(
             hands, board, dead, trials=trials, exact=True if exact else None, game=chosen
         )
         exact_run = plan.method == "exact"
-        source = None if exact_run else make_source(seed, purpose=EQUITY_MC)
+        source = None if exact_run else make_source(seed, purpose=Purpose.EQUITY_MC)
         with _progress(plan, quiet) as advance:
             result = plan.run(source=source, progress=advance, time_limit=time_limit)
     except PokerError as exc:

@@ -51,6 +51,7 @@ from croupier.randomness import (
     make_source,
     source_note,
 )
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.uniform import UNIFORM_ALGORITHM_ID
 from croupier.shuffling import (
     AUTO_RULE,
@@ -467,7 +468,7 @@ def _shuffle_in_memory(opts: _ShuffleOptions) -> None:
     )
     n = len(values)
     chosen = chosen_method(opts.method, n)
-    source = make_source(opts.seed, opts.entropy, purpose="shuffle")
+    source = make_source(opts.seed, opts.entropy, purpose=Purpose.SHUFFLE)
     bound = log2_factorial(n)
     warnings: list[str] = []
     if not chosen.uniform:

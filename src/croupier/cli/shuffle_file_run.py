@@ -31,6 +31,7 @@ from croupier.cli.running import is_terminal, progress_bar
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.envelope import envelope_json
 from croupier.randomness import make_source, source_note
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.source import BitSource
 from croupier.scale.records import BOM, RecordFormat, stdin_bytes
 from croupier.scale.workspace import parse_size
@@ -56,7 +57,7 @@ MIN_MEMORY = 2**20
 PROGRESS_MIN_BYTES = 256 * 2**20
 """Inputs from this size on show a progress bar (when stderr is a terminal)."""
 
-SEED_PURPOSE = "shuffle-file"
+SEED_PURPOSE = Purpose.SHUFFLE_FILE
 """The ``croupier-seeded/1`` purpose of ``--seed`` for the out-of-core shuffle."""
 
 

@@ -81,6 +81,7 @@ from croupier.poker.evaluate import (
 from croupier.poker.ranges import HandRange, parse_range
 from croupier.poker.tables import tables
 from croupier.poker.values import PokerError
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed
 from croupier.randomness.source import RandomSource
 
@@ -884,7 +885,7 @@ def _key(seed: Seed | None, source: RandomSource | None) -> tuple[bytes, str]:
         raise PokerError("give either source= or seed=, not both")
     if source is None:
         # (text, a whole number as its decimal text, or bytes as their hex: as every seed=)
-        source = make_source(None) if seed is None else make_source(seed, purpose=MC_ALGORITHM_ID)
+        source = make_source(None) if seed is None else make_source(seed, purpose=Purpose.EQUITY_MC)
     value = UniformSampler(source).below(1 << 256)
     return value.to_bytes(32, "big"), source.kind
 

@@ -31,8 +31,8 @@ import os
 from typing import TYPE_CHECKING
 
 import croupier.randomness.source as _source_module
-from croupier.algorithm_ids import BULK
 from croupier.errors import CroupierError
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed, SeededSource
 from croupier.randomness.source import ForkAware, SourceKind
 
@@ -50,7 +50,7 @@ KEY_BYTES = 32
 ROWS_PER_BLOCK = 4096
 """Deals per block: block ``b`` holds deals ``b * 4096`` to ``b * 4096 + 4095``."""
 
-STREAM_PURPOSE = BULK
+STREAM_PURPOSE = Purpose.BULK
 """The ``croupier-seeded/1`` purpose that turns a seed into the stream key."""
 
 _MAX_BLOCK = 2**64

@@ -168,7 +168,7 @@ class SeededSource(BufferedBitSource):
         self.seed = parse_seed(seed)
         if not isinstance(purpose, str):
             raise SeedError(f"purpose= must be text, not {type(purpose).__name__}")
-        self.purpose = purpose
+        self.purpose = str(purpose)  # (a Purpose is its spelling)
         self.index = index
         self.spawn_key = tuple(spawn_key)
         for k in (index, *self.spawn_key):

@@ -59,6 +59,7 @@ def run_notes(
     if quiet:
         return []
     from croupier.randomness import seed_warning, source_note
+    from croupier.randomness.purposes import Purpose
     from croupier.randomness.seeded import SeededSource
     from croupier.runs.writers import BOARD_FORMATS
 
@@ -67,7 +68,7 @@ def run_notes(
     source = request.source() if request.engine == "deal" else None
     if fmt in BOARD_FORMATS and request.seed is not None:
         log2m = math.log2(layout.count) if layout.count > 1 else 0.0
-        seeded = SeededSource(request.seed, "deal")
+        seeded = SeededSource(request.seed, Purpose.DEAL)
         warning = seed_warning(seeded, log2m, f"~2^{log2m:.1f} deals of {layout.game}")
         if warning is not None:
             lines.append(f"warning: {warning}")

@@ -39,6 +39,7 @@ from croupier.dealing import ALGORITHM_ID, METHODS, Layout, get_deal_method
 from croupier.dealing.deal import deal_algorithm
 from croupier.errors import CroupierError, EntropyExhaustedError, RangeError
 from croupier.frozen import frozen_dataclass
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import seed_value
 from croupier.ranking.partitions import decimal
 
@@ -214,7 +215,7 @@ class DealRequest:
         """Whether the deals come from a seed (the same seed gives the same deals)."""
         return self.seed is not None
 
-    def source(self, purpose: str = "deal") -> RandomSource:
+    def source(self, purpose: str = Purpose.DEAL) -> RandomSource:
         """A fresh random source of the deal engine: the seed's stream, the entropy or the OS."""
         from croupier.randomness.options import make_source
 

@@ -37,13 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.errors import CroupierError, MissingExtraError
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import SeededSource
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.scale.keyed_split import KeyedParams, KeyedStreams, LeafDraws, keyed_order
 
 __all__ = ["SEED_PURPOSE", "shuffle"]
 
-SEED_PURPOSE = "shuffle-file"
+SEED_PURPOSE = Purpose.SHUFFLE_FILE
 """The ``croupier-seeded/1`` purpose of ``seed=``: the one of ``croupier shuffle --file``."""
 
 MAX_PARTITION_BITS = 12
