@@ -38,3 +38,6 @@ def cut_slices(
 def squeeze_rows(
     rows: npt.NDArray[np.uint8], pad: int, out: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64]
 ) -> int: ...
+def write_pieces(
+    fds: npt.NDArray[np.int32], data: npt.NDArray[np.uint8], bounds: npt.NDArray[np.int64]
+) -> tuple[int, int]: ...

@@ -179,3 +179,43 @@ def cut_slices(const uint32_t[::1] lengths, const int64_t[::1] order, Py_ssize_t
     if made < 0:
         raise ValueError("a record lies outside the lengths")
     return made
+
+
+cdef extern from "unistd.h" nogil:
+    ssize_t c_write "write" (int fd, const void *buf, size_t count)
+
+cdef extern from "errno.h" nogil:
+    int errno
+    int EINTR
+
+
+def write_pieces(const int32_t[::1] fds, const uint8_t[::1] data, const int64_t[::1] bounds):
+    """Write ``data[bounds[i]:bounds[i + 1]]`` to the file descriptor ``fds[i]``, for every
+    ``i`` in turn, without the interpreter lock (a partial write goes on; ``EINTR`` retries).
+
+    Returns ``(-1, 0)`` when every piece was written, else the failing piece's index
+    and the ``errno`` of its failure (the pieces after it are not written).
+    """
+    cdef Py_ssize_t i, pieces = fds.shape[0]
+    cdef int64_t at, end
+    cdef ssize_t got
+    cdef int failed = 0
+    if bounds.shape[0] != pieces + 1 or (pieces and bounds[pieces] > data.shape[0]):
+        raise ValueError("write_pieces takes one more bound than pieces, within the data")
+    with nogil:
+        for i in range(pieces):
+            at = bounds[i]
+            end = bounds[i + 1]
+            while at < end:
+                got = c_write(fds[i], &data[0] + at, <size_t>(end - at))
+                if got < 0:
+                    if errno == EINTR:
+                        continue
+                    failed = errno
+                    break
+                at += got
+            if failed:
+                break
+    if failed:
+        return i, failed
+    return -1, 0

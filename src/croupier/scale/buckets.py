@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
@@ -27,7 +28,7 @@ import numpy.typing as npt
 
 from croupier.files import FileWriteError
 
-__all__ = ["TempBucket", "bucket_error", "same_file", "write_scattered"]
+__all__ = ["BucketWriter", "TempBucket", "bucket_error", "same_file", "write_scattered"]
 
 
 class TempBucket:
@@ -95,18 +96,87 @@ def write_scattered(
     meta: npt.NDArray[np.void],
     counts: npt.NDArray[np.intp],
     lengths: npt.NDArray[Any],
+    put: Callable[[Callable[[Any], object], Any], object] | None = None,
 ) -> None:
     """Append to each bucket its run of records sorted by bucket.
 
     ``gathered`` holds the records' bytes one after another, ``lengths`` their
     lengths and ``meta`` their side records, all in bucket order; ``counts[b]``
-    records go to ``buckets[b]``.
+    records go to ``buckets[b]``.  With ``put`` each write ``w(part)`` is
+    handed to ``put(w, part)`` instead (a
+    :class:`~croupier.scale.write_behind.WriteBehind`: ``gathered`` and
+    ``meta`` are not changed afterwards).
     """
+    if put is None:
+        put = _write_now
     record_ends = np.cumsum(counts)
     byte_ends = np.cumsum(lengths)
     for b in np.flatnonzero(counts).tolist():
         r1 = int(record_ends[b])
         r0 = r1 - int(counts[b])
         b0 = int(byte_ends[r0 - 1]) if r0 else 0
-        buckets[b].write_data(gathered[b0 : int(byte_ends[r1 - 1])])
-        buckets[b].write_meta(meta[r0:r1])
+        put(buckets[b].write_data, gathered[b0 : int(byte_ends[r1 - 1])])
+        put(buckets[b].write_meta, meta[r0:r1])
+
+
+def _write_now(write: Callable[[Any], object], part: Any) -> None:
+    write(part)
+
+
+class BucketWriter:
+    """Appends to open buckets through their file descriptors, in one compiled call per run
+    of pieces and without the interpreter lock (``croupier._core.record_kernels``).
+
+    Every write to these buckets must go through it while it is used (their
+    buffered handles are left empty).
+    """
+
+    def __init__(self, buckets: list[TempBucket]) -> None:
+        self.buckets = buckets
+        handles = [(b.data, b.meta) for b in buckets]
+        if any(data is None or meta is None for data, meta in handles):
+            raise ValueError("the buckets must be open")
+        self.data_fds = np.array([data.fileno() for data, _ in handles], np.int32)  # type: ignore[union-attr]
+        self.meta_fds = np.array([meta.fileno() for _, meta in handles], np.int32)  # type: ignore[union-attr]
+
+    def write_runs(
+        self,
+        gathered: npt.NDArray[np.uint8],
+        meta: npt.NDArray[np.void],
+        counts: npt.NDArray[np.intp],
+        lengths: npt.NDArray[Any],
+    ) -> None:
+        """What :func:`write_scattered` writes, in two calls."""
+        record_bounds = np.zeros(len(self.buckets) + 1, np.int64)
+        np.cumsum(counts, out=record_bounds[1:])
+        byte_ends = np.zeros(lengths.size + 1, np.int64)
+        np.cumsum(lengths, out=byte_ends[1:])
+        self._write(self.data_fds, gathered, byte_ends[record_bounds], "data_path", 0)
+        raw = meta.view(np.uint8).reshape(-1)
+        self._write(self.meta_fds, raw, record_bounds * meta.dtype.itemsize, "meta_path", 0)
+
+    def write_data(self, b: int, part: npt.NDArray[np.uint8]) -> None:
+        """Append ``part`` to bucket ``b``'s data."""
+        bounds = np.array([0, part.size], np.int64)
+        self._write(self.data_fds[b : b + 1], part, bounds, "data_path", b)
+
+    def write_meta(self, b: int, meta: npt.NDArray[np.void]) -> None:
+        """Append the side records ``meta`` to bucket ``b``."""
+        raw = meta.view(np.uint8).reshape(-1)
+        bounds = np.array([0, raw.size], np.int64)
+        self._write(self.meta_fds[b : b + 1], raw, bounds, "meta_path", b)
+
+    def _write(
+        self,
+        fds: npt.NDArray[np.int32],
+        data: npt.NDArray[np.uint8],
+        bounds: npt.NDArray[np.int64],
+        which: str,
+        first: int,
+    ) -> None:
+        from croupier._core import record_kernels
+
+        failed, code = record_kernels.write_pieces(fds, np.ascontiguousarray(data), bounds)
+        if failed >= 0:
+            path = getattr(self.buckets[first + failed], which)
+            raise bucket_error(path, OSError(code, os.strerror(code))) from None

@@ -52,7 +52,7 @@ from croupier.bounded_read import size_words
 from croupier.errors import CroupierError, FileFormatError
 from croupier.files import AtomicFile, check_new_files, read_failure
 from croupier.randomness.source import BitSource, OsRandomSource
-from croupier.scale.buckets import TempBucket, bucket_error, same_file, write_scattered
+from croupier.scale.buckets import BucketWriter, TempBucket, bucket_error, same_file
 from croupier.scale.keyed_split import (
     KEYED_SPLIT_ALGORITHM_ID,
     KeyedParams,
@@ -79,6 +79,7 @@ from croupier.scale.workspace import (
     remove_stale_workspaces,
     remove_workspace,
 )
+from croupier.scale.write_behind import WriteBehind
 from croupier.shuffling import bounds
 
 __all__ = [
@@ -421,7 +422,7 @@ class _Run:
         """
         fmt = self.fmt
         index = 0  # the next record's number
-        open_bucket: TempBucket | None = None
+        open_bucket: int | None = None  # the bucket of a record read in part
         open_key = open_length = 0
         open_tail = b""  # the last two bytes written to the open record
         seen = 0
@@ -431,7 +432,7 @@ class _Run:
             pos = 0
             if open_bucket is not None:
                 pos = int(ends[0]) if ends.size else data.size
-                open_bucket.write_data(data[:pos])
+                self._write(open_bucket, data[:pos])
                 open_length += pos
                 open_tail = (open_tail + bytes(data[max(0, pos - 2) : pos]))[-2:]
                 if not ends.size:
@@ -451,8 +452,8 @@ class _Run:
             if pos < data.size:  # a record that goes on in the next chunk: its key is known
                 open_key = int(self.draws.keys(index, 1, k)[0])
                 index += 1
-                open_bucket = buckets[open_key >> shift if len(buckets) > 1 else 0]
-                open_bucket.write_data(data[pos:])
+                open_bucket = open_key >> shift if len(buckets) > 1 else 0
+                self._write(open_bucket, data[pos:])
                 open_length = data.size - pos
                 open_tail = bytes(data[max(pos, data.size - 2) :])
         if seen != size:
@@ -463,7 +464,7 @@ class _Run:
             if fmt.separator is None:  # pragma: no cover - the size is a multiple
                 raise FileFormatError("the input ends inside a record")
             ending = fmt.ending_after(self.last_complete)
-            open_bucket.write_data(ending)
+            self._write(open_bucket, ending)
             self._close_record(open_bucket, open_key, open_length + len(ending))
         if index != self.report.records:
             raise FileFormatError(
@@ -512,12 +513,33 @@ class _Run:
                 ahead = pool.submit(read, which, seen)
                 yield got, data, ends
 
-    def _close_record(self, bucket: TempBucket, key: int, length: int) -> None:
+    def _close_record(self, bucket: int, key: int, length: int) -> None:
         if length > MAX_RECORD_BYTES:
             raise _too_long(self.what)
         meta = np.empty(1, META)
         meta["key"], meta["len"] = key, length
-        bucket.write_meta(meta)
+        writer = self._writer()
+        self._put(lambda: writer.write_meta(bucket, meta), meta.nbytes)
+
+    # the bucket writes, made by a helper thread while the next chunk is scattered
+    behind: WriteBehind | None = None
+    writer: BucketWriter | None = None
+
+    def _writer(self) -> BucketWriter:
+        assert self.writer is not None, "scatter() writes through a BucketWriter"
+        return self.writer
+
+    def _put(self, write: Callable[[], object], nbytes: int) -> None:
+        if self.behind is None:
+            write()
+        else:
+            self.behind.put(lambda _: write(), None, nbytes)
+
+    def _write(self, bucket: int, part: npt.NDArray[np.uint8] | bytes) -> None:
+        """Append ``part`` (perhaps of a buffer read into again: copied) to ``bucket``."""
+        data = np.frombuffer(part, np.uint8) if isinstance(part, bytes) else part.copy()
+        writer = self._writer()
+        self._put(lambda: writer.write_data(bucket, data), data.size)
 
     def _scatter(
         self,
@@ -546,34 +568,64 @@ class _Run:
         meta = np.empty(order.size, META)
         meta["key"] = keys[order]
         meta["len"] = s_lengths
-        write_scattered(buckets, gathered, meta, counts, s_lengths)
+        writer = self._writer()
+        self._put(lambda: writer.write_runs(gathered, meta, counts, s_lengths), gathered.size)
 
     # -- pass 2: order each bucket ---------------------------------------------------------
 
-    def emit_bucket(
-        self, bucket: TempBucket, k: int, depth: int, sink: OutputSink, level: int
-    ) -> None:
-        """Write one bucket's records in order (scattering it again when too large)."""
+    def load(self, bucket: TempBucket) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.void]] | None:
+        """A bucket's bytes and side records when it fits in memory (else ``None``)."""
         count = bucket.meta_path.stat().st_size // META.itemsize
-        nbytes = bucket.data_path.stat().st_size
+        if count == 0 or _cost(bucket.data_path.stat().st_size, count) > self.memory:
+            return None
+        return np.fromfile(bucket.data_path, np.uint8), np.fromfile(bucket.meta_path, META)
+
+    def emit_buckets(self, buckets: list[TempBucket], k: int, depth: int, sink: OutputSink) -> None:
+        """Every first-level bucket in turn, the next one read while this one is written."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(1, thread_name_prefix="croupier-read") as pool:
+            ahead = pool.submit(self.load, buckets[0]) if buckets else None
+            for i, bucket in enumerate(buckets):
+                assert ahead is not None
+                loaded = ahead.result()
+                ahead = pool.submit(self.load, buckets[i + 1]) if i + 1 < len(buckets) else None
+                self.emit_bucket(bucket, k, depth, sink, 2, loaded)
+                bucket.remove()
+
+    def emit_bucket(
+        self,
+        bucket: TempBucket,
+        k: int,
+        depth: int,
+        sink: OutputSink,
+        level: int,
+        loaded: tuple[npt.NDArray[np.uint8], npt.NDArray[np.void]] | None = None,
+    ) -> None:
+        """Write one bucket's records in order (scattering it again when too large);
+        ``loaded`` is what :meth:`load` gave for it, when it was read already."""
         self.report.passes = max(self.report.passes, level)
-        if count == 0:
-            return
-        if _cost(nbytes, count) > self.memory:
-            if depth < k:
-                self.resplit(bucket, k, depth, sink, level)
+        if loaded is None:
+            count = bucket.meta_path.stat().st_size // META.itemsize
+            if count == 0:
                 return
-            self.emit_big_leaf(bucket, k, sink)
-            return
-        data = np.fromfile(bucket.data_path, np.uint8)
-        meta = np.fromfile(bucket.meta_path, META)
+            if _cost(bucket.data_path.stat().st_size, count) > self.memory:
+                if depth < k:
+                    self.resplit(bucket, k, depth, sink, level)
+                    return
+                self.emit_big_leaf(bucket, k, sink)
+                return
+            loaded = self.load(bucket)
+            assert loaded is not None
+        data, meta = loaded
+        del loaded
         bucket.remove()
         lengths = meta["len"].astype(np.int64)
         starts = np.cumsum(lengths) - lengths
         order, bits = keyed_order(meta["key"].astype(np.uint64), k, self.draws, self.params)
         self.report.bits_used += bits
         del meta
-        emit(data, starts, lengths, order, sink, slice_bytes=_slice_bytes(self.memory),
+        emit(data, starts, lengths, order, sink, slice_bytes=_slice_bytes(self.memory), threads=1,
              advance=self.advance)  # fmt: skip
 
     def emit_big_leaf(self, bucket: TempBucket, k: int, sink: OutputSink) -> None:
@@ -822,20 +874,25 @@ def _shuffle(infile: BinaryIO, size: int, job: _Job) -> FileShuffleReport:
     work = job.folder()
     buckets = [TempBucket(work, f"{b:05d}") for b in range(1 << bits)]
     infile.seek(0)
+    waiting = max(1 << 20, memory // 4)  # bytes a write behind may hold
     try:
         for bucket in buckets:
             bucket.open()
-        run.scatter(infile, size, bom, k, k - bits, buckets)
+        run.writer = BucketWriter(buckets)
+        with WriteBehind(limit=waiting) as run.behind:
+            run.scatter(infile, size, bom, k, k - bits, buckets)
     finally:
+        run.behind = run.writer = None
         for bucket in buckets:
             bucket.close()
-    sink = OutputSink(job.write, drop_final=fmt if is_open else None)
-    if bom:
-        sink.write(BOM)
-    for bucket in buckets:
-        run.emit_bucket(bucket, k, bits, sink, 2)
-        bucket.remove()
-    sink.finish()
+    with WriteBehind(limit=waiting) as behind:
+        sink = OutputSink(
+            lambda part: behind.put(job.write, part), drop_final=fmt if is_open else None
+        )
+        if bom:
+            sink.write(BOM)
+        run.emit_buckets(buckets, k, bits, sink)
+        sink.finish()
     return report
 
 

@@ -93,12 +93,27 @@ def _word_rows(a: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
     row = a.dtype.itemsize * (a.size // a.shape[0])
     if row == 0:
         return None
-    flat = a.reshape(a.shape[0], -1).view(np.uint8).reshape(a.shape[0], row)
-    address = flat.__array_interface__["data"][0]  # (cheaper than .ctypes)
+    rows = a.reshape(a.shape[0], -1)
+    aligned = a.dtype.alignment if a.flags.aligned else 1  # (the address is a multiple)
+    address = -1
     for word in (8, 4, 2):
-        if row % word == 0 and address % word == 0:
-            return flat.view(f"u{word}")
-    return flat
+        if row % word:
+            continue
+        if aligned % word:
+            if address < 0:
+                address = a.__array_interface__["data"][0]  # (cheaper than .ctypes)
+            if address % word:
+                continue
+        words: npt.NDArray[Any] = rows.view(_WORDS[word])
+        return words
+    return rows.view(np.uint8)
+
+
+_WORDS: dict[int, np.dtype[np.unsignedinteger[Any]]] = {
+    8: np.dtype(np.uint64),
+    4: np.dtype(np.uint32),
+    2: np.dtype(np.uint16),
+}
 
 
 def _moves_rows(

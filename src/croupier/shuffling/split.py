@@ -122,7 +122,15 @@ class SplitParams:
     @classmethod
     def standard(cls, n: int) -> SplitParams:
         """The parameters of ``croupier-shuffle-split/1`` for ``n`` items."""
-        return cls(split_levels(n))
+        levels = split_levels(n)
+        found = _STANDARD.get(levels)
+        if found is None or type(found) is not cls:
+            found = _STANDARD[levels] = cls(levels)
+        return found
+
+
+_STANDARD: dict[tuple[int, ...], SplitParams] = {}
+"""The standard parameters made so far, by their levels (they are immutable)."""
 
 
 def split_levels(n: int) -> tuple[int, ...]:

@@ -138,6 +138,7 @@ static inline int croupier_keyed_leaves(const uint8_t *key, const uint64_t *rest
     const uint64_t *restrict magic = t->magic;
     const uint64_t *restrict shift = t->shift;
     int64_t most = 0, total = 0;
+    uint32_t digits[CROUPIER_DIGITS + 64]; /* a chunk has fewer than 64 radices */
     for (int64_t g = g_from; g < g_to; g++)
         if (sizes[g] >= 2 && t->count[sizes[g]] > most) most = t->count[sizes[g]];
     uint64_t *values = (uint64_t *)malloc((size_t)(most + 1) * sizeof(uint64_t));
@@ -188,17 +189,19 @@ static inline int croupier_keyed_leaves(const uint8_t *key, const uint64_t *rest
             left = still;
         }
         int64_t *items = order + starts[g];
-        for (int64_t c = 0; c < chunks; c++) {
-            uint64_t value = values[c];
-            int64_t low = t->bottom[f + c];
-            for (int64_t r = t->top[f + c]; r >= low; r--) {
-                uint64_t q = magic ? croupier_high_product(value, magic[r]) >> shift[r]
-                                   : value / (uint64_t)r;
-                int64_t d = (int64_t)(value - q * (uint64_t)r);
-                value = q;
-                int64_t held = items[r - 1];
-                items[r - 1] = items[d];
-                items[d] = held;
+        int64_t held = 0, from = m; /* digits[j] is the digit of radix from - j */
+        for (int64_t c = 0; c < chunks; c++) { /* digits first, then their swaps in order */
+            held += croupier_chunk_digits(values[c], t->top[f + c], t->bottom[f + c], magic, shift,
+                                          digits + held);
+            if (held >= CROUPIER_DIGITS || c + 1 == chunks) {
+                for (int64_t j = 0; j < held; j++) {
+                    int64_t r = from - j, d = digits[j];
+                    int64_t swapped = items[r - 1];
+                    items[r - 1] = items[d];
+                    items[d] = swapped;
+                }
+                from -= held;
+                held = 0;
             }
         }
     }

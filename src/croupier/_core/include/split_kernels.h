@@ -209,28 +209,53 @@ static inline void croupier_swap(uint8_t *restrict a, uint8_t *restrict b, int64
     }
 }
 
+/* The mixed-radix digits of a chunk's value, radix top down to low, into out; returns
+ * how many (top - low + 1).  magic/shift divide by a radix with a multiply (NULL: divide). */
+static inline int64_t croupier_chunk_digits(uint64_t value, int64_t top, int64_t low,
+                                            const uint64_t *restrict magic,
+                                            const uint64_t *restrict shift,
+                                            uint32_t *restrict out) {
+    int64_t j = 0;
+    for (int64_t r = top; r >= low; r--) {
+        uint64_t q = magic ? croupier_high_product(value, magic[r]) >> shift[r] : value / (uint64_t)r;
+        out[j++] = (uint32_t)(value - q * (uint64_t)r);
+        value = q;
+    }
+    return j;
+}
+
+#define CROUPIER_DIGITS 4096 /* digits decoded before their swaps are made */
+#define CROUPIER_PREFETCH_MOST (1 << 18) /* bytes of a leaf fetched ahead of its swaps */
+
 /* Fisher-Yates in leaves g_from .. g_to - 1 of the rows at fin, its choices the mixed-radix
  * digits of the leaves' draws: a draw's first attempt is read from bits when accepted, else
- * the next value of redrawn.  start, bit and next_redrawn are where leaf g_from begins. */
+ * the next value of redrawn.  start, bit and next_redrawn are where leaf g_from begins.
+ *
+ * The digits of up to CROUPIER_DIGITS radices are decoded into digits[] first and their
+ * swaps made after, in the same order: a swap's load then never waits on a store whose
+ * address is still being divided out, and the divisions of several draws overlap. */
 #define CROUPIER_FISHER_YATES(ROW, SWAP)                                                     \
     for (int64_t g = g_from; g < g_to; g++) {                                              \
         int64_t m = leaf_sizes[g];                                                         \
         if (m >= 2) {                                                                      \
             uint8_t *leaf = fin + start * (ROW);                                           \
             int64_t f = t->first[m], chunks = t->count[m];                                 \
+            int64_t held = 0, from = m; /* digits[j] is the digit of radix from - j */     \
+            if (m * (ROW) <= CROUPIER_PREFETCH_MOST) /* (fetched while dividing) */        \
+                for (int64_t at = 0; at < m * (ROW); at += 64) __builtin_prefetch(leaf + at, 1); \
             for (int64_t c = f; c < f + chunks; c++) {                                     \
                 int width = (int)t->widths[c];                                             \
                 uint64_t value = croupier_field(bits, bit, width);                         \
                 bit += width;                                                              \
                 if (value <= t->highest[c]) value %= t->ranges[c];                         \
                 else value = redrawn[next_redrawn++];                                      \
-                int64_t low = t->bottom[c];                                                \
-                for (int64_t r = t->top[c]; r >= low; r--) {                               \
-                    uint64_t q = magic ? croupier_high_product(value, magic[r]) >> shift[r] \
-                                       : value / (uint64_t)r;                              \
-                    int64_t d = (int64_t)(value - q * (uint64_t)r);                        \
-                    value = q;                                                             \
-                    SWAP(leaf + (r - 1) * (ROW), leaf + d * (ROW), (ROW));                 \
+                held += croupier_chunk_digits(value, t->top[c], t->bottom[c], magic, shift, \
+                                              digits + held);                              \
+                if (held >= CROUPIER_DIGITS || c + 1 == f + chunks) {                      \
+                    for (int64_t j = 0; j < held; j++)                                     \
+                        SWAP(leaf + (from - j - 1) * (ROW), leaf + digits[j] * (ROW), (ROW)); \
+                    from -= held;                                                          \
+                    held = 0;                                                              \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
@@ -255,6 +280,7 @@ static inline void croupier_fisher_yates(uint8_t *fin, int64_t row, const int64_
                                   int64_t start, int64_t bit, int64_t next_redrawn) {
     const uint64_t *restrict magic = t->magic;
     const uint64_t *restrict shift = t->shift;
+    uint32_t digits[CROUPIER_DIGITS + 64]; /* a chunk has fewer than 64 radices */
     switch (row) {
     case 8: CROUPIER_FISHER_YATES(8, CROUPIER_SWAP_FIXED) break;
     case 4: CROUPIER_FISHER_YATES(4, CROUPIER_SWAP_FIXED) break;
