@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -81,6 +80,7 @@ from croupier.poker.evaluate import (
 from croupier.poker.ranges import HandRange, parse_range
 from croupier.poker.tables import tables
 from croupier.poker.values import PokerError
+from croupier.randomness.keyed_blocks import keyed_block
 from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed
 from croupier.randomness.source import RandomSource
@@ -796,9 +796,7 @@ class EquityPlan:
         ranged hand's combo index ``(trials, ranged hands)`` and the missing board cards
         ``(trials, missing)`` as card numbers."""
         draws = len(self.ranged) + self.missing
-        data = hashlib.shake_128(
-            key + MC_ALGORITHM_ID.encode("ascii") + batch.to_bytes(8, "big")
-        ).digest(4 * draws * _BATCH)
+        data = keyed_block(key, MC_ALGORITHM_ID.encode("ascii"), batch, 4 * draws * _BATCH)
         words = np.frombuffer(data, ">u4").astype(np.uint64).reshape(_BATCH, draws)
         ok = np.ones(_BATCH, bool)
 

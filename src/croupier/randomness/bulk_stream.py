@@ -26,12 +26,12 @@ seed through the ``croupier-seeded/1`` stream with purpose ``croupier-bulk/1``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import TYPE_CHECKING
 
 import croupier.randomness.source as _source_module
 from croupier.errors import CroupierError
+from croupier.randomness.keyed_blocks import keyed_block, keyed_digest
 from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed, SeededSource
 from croupier.randomness.source import ForkAware, SourceKind
@@ -135,7 +135,7 @@ class BulkStream(ForkAware):
         """
         if self._fork_seen != _source_module.fork_generation:
             self._check_fork()
-        key = hashlib.shake_128(self._key + b"derive:" + label.encode("utf-8")).digest(KEY_BYTES)
+        key = keyed_digest(self._key, b"derive:" + label.encode("utf-8"), KEY_BYTES)
         return BulkStream(key, reproducible=self.reproducible, kind=self.kind)
 
     def _digest(self, kind: bytes, block: int, length: int) -> bytes:
@@ -143,7 +143,7 @@ class BulkStream(ForkAware):
             raise CroupierError(f"block index {block} is out of range 0..2**64-1")
         if self._fork_seen != _source_module.fork_generation:
             self._check_fork()
-        return hashlib.shake_128(self._key + kind + block.to_bytes(8, "big")).digest(length)
+        return keyed_block(self._key, kind, block, length)
 
     def main(self, block: int, length: int) -> bytes:
         """The first ``length`` bytes of block ``block``'s main stream."""

@@ -26,7 +26,6 @@ reading only as many as it takes (two on average).
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ import numpy.typing as npt
 
 from croupier.algorithm_ids import RESERVOIR
 from croupier.errors import CroupierError, FileFormatError
+from croupier.randomness.keyed_blocks import KeyedBlocks, keyed_block
 from croupier.randomness.source import BitSource, OsRandomSource
 from croupier.randomness.uniform import Chooser
 from croupier.scale.records import BOM, OutputSink, RecordFormat, record_ends
@@ -52,6 +52,8 @@ RESERVOIR_ALGORITHM_ID = RESERVOIR
 """Id and version of the one-pass sample (``docs/reproducibility.md``)."""
 
 _WORDS = 65536  # decision words per block
+_KEEP_LABEL = b"croupier-reservoir/1 keep"  # the keyed blocks of the keep decisions
+_TIE_LABEL = b"croupier-reservoir/1 tie"  # a decision's bits past its first 32
 _CHUNK = 1 << 22
 _U64 = np.uint64
 
@@ -61,16 +63,14 @@ class _BlockBits(BitSource):
 
     def __init__(self, key: bytes, label: bytes) -> None:
         super().__init__()
-        self.prefix = key + label
+        self.blocks = KeyedBlocks(key, label)
         self.block = 0
         self.buffer = b""
         self.pos = 0  # bits of buffer used
 
     def _more(self) -> None:
         rest = self.buffer[self.pos // 8 :]
-        self.buffer = rest + hashlib.shake_128(self.prefix + self.block.to_bytes(8, "big")).digest(
-            1 << 16
-        )
+        self.buffer = rest + self.blocks.block(self.block, 1 << 16)
         self.pos %= 8
         self.block += 1
 
@@ -139,8 +139,7 @@ class ReservoirStreams:
         while count:
             block, offset = divmod(first, _WORDS)
             take = min(count, _WORDS - offset)
-            label = b"croupier-reservoir/1 keep" + block.to_bytes(8, "big")
-            raw = hashlib.shake_128(self.key + label).digest(4 * (offset + take))
+            raw = keyed_block(self.key, _KEEP_LABEL, block, 4 * (offset + take))
             parts.append(np.frombuffer(raw, ">u4")[offset:].astype(_U64))
             first += take
             count -= take
@@ -163,12 +162,11 @@ class ReservoirStreams:
 
     def _tie(self, i: int, k: int) -> bool:
         """``U < K/(i+1)`` for record ``i`` whose first 32 bits equal those of ``K/(i+1)``."""
-        digest = hashlib.shake_128(self.key + b"croupier-reservoir/1 tie" + i.to_bytes(8, "big"))
         known = 32
         value = int(self._words(i, 1)[0])
         size = 8
         while True:
-            extra = int.from_bytes(digest.digest(size), "big")
+            extra = int.from_bytes(keyed_block(self.key, _TIE_LABEL, i, size), "big")
             bits = 8 * size
             total = known + bits
             u = (value << bits) | extra

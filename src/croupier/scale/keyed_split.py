@@ -31,7 +31,6 @@ ordered alone and the result never depends on how the work was cut.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ import numpy.typing as npt
 from croupier._core.engines import Engine, resolve
 from croupier.algorithm_ids import KEYED_SPLIT
 from croupier.errors import CroupierError
+from croupier.randomness.keyed_blocks import KeyedBlocks, keyed_block
 from croupier.randomness.source import BitSource
 from croupier.randomness.uniform import Chooser
 from croupier.shuffling.split import (
@@ -225,8 +225,7 @@ class KeyedStreams:
     def key_block(self, block: int, k: int) -> bytes:
         """Block ``block`` of the key stream for ``k``-bit keys (the last one made is kept)."""
         if self._block[:2] != (block, k):
-            digest = hashlib.shake_128(self.key + KEY_LABEL + block.to_bytes(8, "big"))
-            self._block = (block, k, digest.digest(KEY_BLOCK * k // 8))
+            self._block = (block, k, keyed_block(self.key, KEY_LABEL, block, KEY_BLOCK * k // 8))
         return self._block[2]
 
     def keys(self, start: int, count: int, k: int) -> npt.NDArray[Any]:
@@ -260,7 +259,7 @@ class KeyedStreams:
 
     def leaf_stream(self, leaf: int, nbytes: int) -> bytes:
         """The first ``nbytes`` bytes of leaf stream ``leaf``."""
-        return hashlib.shake_128(self.key + LEAF_LABEL + leaf.to_bytes(8, "big")).digest(nbytes)
+        return keyed_block(self.key, LEAF_LABEL, leaf, nbytes)
 
     def _redraw(
         self,
@@ -318,12 +317,11 @@ class KeyedStreams:
         need = tables.leaf_bits[sizes]
         live = np.flatnonzero(count)
         nbytes = (need[live] + 7) // 8 + _SLACK + need[live] // 64  # room for redraws
-        base = hashlib.shake_128(self.key + LEAF_LABEL)
-        parts = []
-        for leaf, size in zip(leaves[live].tolist(), nbytes.tolist(), strict=True):
-            h = base.copy()
-            h.update(leaf.to_bytes(8, "big"))
-            parts.append(h.digest(size))
+        streams = KeyedBlocks(self.key, LEAF_LABEL)
+        parts = [
+            streams.block(leaf, size)
+            for leaf, size in zip(leaves[live].tolist(), nbytes.tolist(), strict=True)
+        ]
         data = b"".join(parts)
         leaf_start = (np.cumsum(nbytes) - nbytes) * 8  # bit offset of each live leaf's stream
         per_leaf = count[live]
