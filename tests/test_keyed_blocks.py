@@ -32,7 +32,7 @@ def test_a_block_is_shake128_of_key_label_and_number(number: int) -> None:
 
 @pytest.mark.parametrize("number", [-1, 2**64])
 def test_a_block_number_outside_eight_bytes_is_refused(number: int) -> None:
-    with pytest.raises(CroupierError, match="out of range 0..2\\*\\*64-1"):
+    with pytest.raises(CroupierError, match=r"out of range 0\.\.2\*\*64-1"):
         keyed_block(KEY, b"lbl", number, 8)
     with pytest.raises(CroupierError, match="out of range"):
         KeyedBlocks(KEY, b"lbl").block(number, 8)
