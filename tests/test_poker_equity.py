@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from croupier.errors import SeedError
+from croupier.errors import CroupierError, SeedError
 from croupier.poker import (
     EXACT_LIMIT,
     MC_ALGORITHM_ID,
@@ -161,7 +161,7 @@ def test_the_method_follows_the_documented_rule() -> None:
     assert plan_equity(["AsKs", "QhQd"], trials=10).method == "monte-carlo"
     with pytest.raises(PokerError, match="would take too long"):
         plan_equity(["random", "QQ+"], exact=True)  # 22,050 matchups x 1,712,304 boards
-    with pytest.raises(PokerError, match="not both"):
+    with pytest.raises(CroupierError, match="not both"):
         plan_equity(["AsKs", "QhQd"], trials=10, exact=True)
     river = plan_equity(["random"] * 3, board="AsKsQsJsTs")  # 1,263,214,441 matchups
     assert river.method == "monte-carlo" and river.deals == 1081 * 1081 * 1081
@@ -268,7 +268,7 @@ def test_seed_and_source_give_the_same_trials() -> None:
     assert equity(["AKs", "random"], trials=3000, source=source) == by_seed
     other = equity(["AKs", "random"], trials=3000, seed="other")
     assert other.hands != by_seed.hands
-    with pytest.raises(PokerError, match="not both"):
+    with pytest.raises(CroupierError, match="not both"):
         equity(["AKs", "random"], trials=10, seed="x", source=source)
 
 

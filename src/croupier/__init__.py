@@ -208,24 +208,9 @@ def source(
     >>> str(source().kind), source(seed=42).reproducible, str(source(entropy="coins:HTTH").kind)
     ('os-csprng', True, 'entropy')
     """
-    from croupier.randomness.options import make_source
-    from croupier.randomness.seeded import seed_value
+    from croupier.randomness.options import resolve_source
 
-    return make_source(seed_value(seed), entropy, purpose=purpose, index=index)
-
-
-def _given_source(seed: Seed | None, entropy: str | None, given: object) -> RandomSource:
-    """``given`` when it is a random source and neither ``seed`` nor ``entropy`` is given."""
-    if seed is not None or entropy is not None:  # not quoted: a seed may be secret
-        given_too = "seed=" if seed is not None else "entropy="
-        raise CroupierError(f"give either source= or seed=/entropy=, not both ({given_too})")
-    from croupier.randomness.source import RandomSource as _RandomSource
-
-    if not isinstance(given, _RandomSource):
-        raise CroupierError(
-            f"source= is a random source (croupier.source(...)), not {type(given).__name__}"
-        )
-    return given
+    return resolve_source(seed, entropy, purpose=purpose, index=index)
 
 
 def _source_for(
@@ -237,9 +222,9 @@ def _source_for(
     small: bool = False,
     bulk: int | None = None,
 ) -> RandomSource:
-    if given is not None:
-        return _given_source(seed, entropy, given)
-    if seed is None and entropy is None:
+    """The source of a call: :func:`croupier.randomness.resolve_source` (the one door),
+    or, with none of the three given, this thread's kept OS source or keystream."""
+    if given is None and seed is None and entropy is None:
         if bulk is not None:  # a split shuffle: the OS CSPRNG, read fast (ChaCha20 keyed from it)
             split = _module("croupier.shuffling.split")
             if bulk >= split.CHACHA_FROM:  # this thread's kept keystream (see _kept_chacha)
@@ -248,7 +233,7 @@ def _source_for(
         if small:  # one call, few bits: this thread's kept OS source (see _kept_os_source)
             return _kept_os_source()
     chosen = _module("croupier.randomness.purposes").Purpose[purpose]
-    return source(seed, entropy=entropy, purpose=chosen)
+    return _door()(seed, entropy, given, purpose=chosen)  # type: ignore[no-any-return]
 
 
 _KEPT = threading.local()
@@ -283,6 +268,12 @@ def _kept_chacha() -> RandomSource:
     never share bits.
     """
     return _kept("chacha", lambda: _module("croupier.randomness.chacha").ChaChaSource())
+
+
+def _door() -> Any:
+    """:func:`croupier.randomness.resolve_source`, the one door of ``seed=``, ``entropy=``
+    and ``source=`` (imported on first use)."""
+    return _module("croupier.randomness.options").resolve_source
 
 
 @cache
@@ -450,7 +441,7 @@ as game=)
     _game_first("deals", game, count)
     lay = _layout_of(game, players, hands, deck)
     if source is not None:
-        source = _given_source(seed, entropy, source)
+        source = _door()(seed, entropy, source)
     runs = _module("croupier.runs.dealers")
     request = _module("croupier.runs.request").DealRequest.make(
         lay, count, engine="deal", method=method, seed=seed, entropy=entropy
@@ -466,6 +457,8 @@ def deal_array(
     hands: Sequence[int] | str | None = None,
     deck: str | Sequence[Card] | None = None,
     seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
     start: int = 0,
 ) -> DealArray:
     """``count`` exactly uniform deals as one numpy-backed :class:`DealArray` (``croupier-bulk/1``).
@@ -476,6 +469,9 @@ def deal_array(
     the OS CSPRNG, or reproducibly from ``seed`` (text, a whole number or
     bytes) — the deals ``croupier deal --seed ... --count N`` writes, in every
     format.  ``start`` skips to deal ``start`` of the seed's stream.
+    ``source=`` or ``entropy=`` key the stream with 256 bits of that source or of
+    your entropy instead (a seeded source of purpose ``croupier-bulk/1`` gives the
+    seed's deals; :func:`deals` uses fewer bits of your entropy for a few deals).
 
     >>> a = deal_array("bridge", 1000, seed="demo")
     >>> a.piles.shape, a == deal_array(count=1000, seed="demo")
@@ -490,10 +486,11 @@ number 1000 as game=)
     """
     _game_first("deal_array", game, count)
     lay = _layout_of(game, players, hands, deck)
+    given = None if source is None and entropy is None else _door()(seed, entropy, source)
     request = _module("croupier.runs.request").DealRequest.make(
         lay, count, engine="bulk", seed=seed
     )
-    dealer = _module("croupier.runs.dealers").BulkRunDealer(request, start=start)
+    dealer = _module("croupier.runs.dealers").BulkRunDealer(request, start=start, source=given)
     return dealer.array(count)  # type: ignore[no-any-return]
 
 

@@ -55,7 +55,7 @@ from croupier.decks import make_deck
 from croupier.errors import CroupierError, DeckError, NotEnoughCardsError, RangeError
 from croupier.moves import cut as cut_cards
 from croupier.orders import DEFAULT_ORDER, CardNotFoundError, CardOrder, sort_cards
-from croupier.randomness.options import make_source
+from croupier.randomness.options import resolve_source
 from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed, seed_value
 from croupier.randomness.source import OsRandomSource, RandomSource
@@ -81,13 +81,15 @@ def seed_text(seed: Seed | None) -> str | bytes | None:
     return seed_value(seed)
 
 
-def _given_source(source: object) -> RandomSource | None:
-    """``source`` when it is ``None`` or a :class:`RandomSource`, else a one-line error."""
-    if source is None or isinstance(source, RandomSource):
-        return source
-    raise CroupierError(
-        f"source= is a random source (croupier.source(...)), not {type(source).__name__}"
-    )
+def _chosen_source(
+    seed: Seed | None, entropy: str | None, source: RandomSource | None
+) -> RandomSource | None:
+    """The source ``seed=``, ``entropy=`` or ``source=`` asks for (the one door,
+    :func:`croupier.randomness.resolve_source`; a seed's stream has purpose
+    ``shuffle``), or ``None`` when none is given (a fresh OS CSPRNG source)."""
+    if seed is None and entropy is None and source is None:
+        return None
+    return resolve_source(seed, entropy, source, purpose=SHUFFLE_PURPOSE)
 
 
 def _whole(value: object, name: str, what: str = "a whole number") -> int:
@@ -179,8 +181,8 @@ class Deck:
     ``"shoe:6"``, ``"stripped:AKQJ"``; see :func:`croupier.decks.make_deck`) or
     an iterable of cards, listed from the top.  Shuffles use ``source`` (the OS
     CSPRNG by default) or, with ``seed=``, the reproducible stream that
-    ``croupier shuffle --seed`` uses.  Card arguments may also be card text
-    (``"QS"``, ``"10♥"``).
+    ``croupier shuffle --seed`` uses, or ``entropy=`` (your own randomness).
+    Card arguments may also be card text (``"QS"``, ``"10♥"``).
 
     >>> deck = Deck()
     >>> len(deck), deck[0], deck[-1], Card.parse("QH") in deck
@@ -197,10 +199,9 @@ class Deck:
         *,
         source: RandomSource | None = None,
         seed: Seed | None = None,
+        entropy: str | None = None,
     ) -> None:
-        if source is not None and seed is not None:
-            raise CroupierError("give either source= or seed=, not both")  # a seed may be secret
-        source = _given_source(source)
+        chosen = _chosen_source(seed, entropy, source)
         if isinstance(cards, str):
             self._cards = _preset(cards)
         elif not isinstance(cards, Iterable):
@@ -215,9 +216,7 @@ class Deck:
                         f"a deck holds cards, got {c!r} at position {i}; "
                         "parse text with Deck.parse('AS KH ...')"
                     )
-        self._source = (
-            source if seed is None else make_source(seed=seed_value(seed), purpose=SHUFFLE_PURPOSE)
-        )
+        self._source = chosen
         self.last_shuffle_bits = 0.0
         """Bits of randomness the last :meth:`shuffle` used (0 before the first)."""
         self.shuffle_bits = 0.0
@@ -227,14 +226,20 @@ class Deck:
 
     @classmethod
     def parse(
-        cls, text: str, *, source: RandomSource | None = None, seed: Seed | None = None
+        cls,
+        text: str,
+        *,
+        source: RandomSource | None = None,
+        seed: Seed | None = None,
+        entropy: str | None = None,
     ) -> Deck:
-        """A deck of the cards written in ``text``, top first (``source`` and ``seed`` as above).
+        """A deck of the cards written in ``text``, top first (``source``, ``seed`` and
+        ``entropy`` as above).
 
         >>> Deck.parse("10♥ AS, KD").cards
         (Card.parse('TH'), Card.parse('AS'), Card.parse('KD'))
         """
-        return cls(parse_cards(text), source=source, seed=seed)
+        return cls(parse_cards(text), source=source, seed=seed, entropy=entropy)
 
     # -- looking ------------------------------------------------------------------
     @property
@@ -571,6 +576,7 @@ class Deck:
         self,
         *,
         seed: Seed | None = None,
+        entropy: str | None = None,
         source: RandomSource | None = None,
         method: str | None = None,
     ) -> None:
@@ -580,7 +586,9 @@ class Deck:
         2,048 cards): :func:`croupier.shuffling.default_shuffle_method`, the rule
         ``croupier shuffle`` uses.  Randomness comes from ``seed`` (a fresh stream
         of that seed, purpose ``shuffle``: this shuffle alone, reproducibly), else
-        ``source``, else the deck's own source, else the OS CSPRNG.  So
+        ``entropy`` (your own randomness: ``dice:...``, ``coins:...``), else
+        ``source``, else the deck's own source, else the OS CSPRNG; at most one of
+        the three (:func:`croupier.randomness.resolve_source`).  So
         ``deck.shuffle(seed=s)`` orders a deck as ``Deck(..., seed=s)``'s first
         shuffle and ``croupier shuffle --deck NAME --seed s`` do.
         :attr:`last_shuffle_bits` and :attr:`shuffle_bits` count the bits used.
@@ -601,16 +609,12 @@ class Deck:
         >>> again == deck
         True
         """
-        if seed is not None and source is not None:
-            raise CroupierError("give either source= or seed=, not both")  # a seed may be secret
-        source = _given_source(source)
+        source = _chosen_source(seed, entropy, source)
         chosen = (
             default_shuffle_method(len(self._cards))
             if method is None
             else get_shuffle_method(method)
         )
-        if seed is not None:
-            source = make_source(seed=seed_value(seed), purpose=SHUFFLE_PURPOSE)
         src = source if source is not None else self._source
         if src is None:
             src = self._source = OsRandomSource()

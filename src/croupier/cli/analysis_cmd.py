@@ -34,7 +34,7 @@ from croupier.analysis.run import (
 from croupier.cli.options import JsonOpt, OverwriteOpt, QuietOpt, SeedOpt, option
 from croupier.errors import RangeError, bounded_decimal, excerpt
 from croupier.formats.envelope import envelope_json
-from croupier.randomness import make_source
+from croupier.randomness import resolve_source
 from croupier.randomness.purposes import analyze_purpose
 from croupier.randomness.source import SourceKind
 from croupier.ranking.partitions import decimal, short_int
@@ -319,7 +319,7 @@ def _monte_carlo(
 ) -> None:
     reports = []
     for name in names:
-        source = make_source(seed=seed, purpose=analyze_purpose(name))
+        source = resolve_source(seed=seed, purpose=analyze_purpose(name))
         reports.append(monte_carlo(name, cards, trials, source, hands))
     if plot:
         r = reports[0]

@@ -28,7 +28,7 @@ from croupier.poker import (
     plan_equity,
 )
 from croupier.poker.equity import Game
-from croupier.randomness.options import make_source, source_note
+from croupier.randomness.options import resolve_source, source_note
 from croupier.randomness.purposes import Purpose
 
 __all__ = ["PROGRESS_FROM", "app", "equity_command", "equity_text", "eval_command", "value_text"]
@@ -231,7 +231,7 @@ def equity_command(
             hands, board, dead, trials=trials, exact=True if exact else None, game=chosen
         )
         exact_run = plan.method == "exact"
-        source = None if exact_run else make_source(seed, purpose=Purpose.EQUITY_MC)
+        source = None if exact_run else resolve_source(seed, purpose=Purpose.EQUITY_MC)
         with _progress(plan, quiet) as advance:
             result = plan.run(source=source, progress=advance, time_limit=time_limit)
     except PokerError as exc:

@@ -48,7 +48,7 @@ from croupier.randomness import (
     EntropySource,
     RandomSource,
     UniformSampler,
-    make_source,
+    resolve_source,
     source_note,
 )
 from croupier.randomness.purposes import Purpose
@@ -468,7 +468,7 @@ def _shuffle_in_memory(opts: _ShuffleOptions) -> None:
     )
     n = len(values)
     chosen = chosen_method(opts.method, n)
-    source = make_source(opts.seed, opts.entropy, purpose=Purpose.SHUFFLE)
+    source = resolve_source(opts.seed, opts.entropy, purpose=Purpose.SHUFFLE)
     bound = log2_factorial(n)
     warnings: list[str] = []
     if not chosen.uniform:

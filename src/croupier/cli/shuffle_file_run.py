@@ -30,7 +30,7 @@ from typing import Any, BinaryIO, cast
 from croupier.cli.running import is_terminal, progress_bar
 from croupier.errors import CroupierError, FileFormatError
 from croupier.formats.envelope import envelope_json
-from croupier.randomness import make_source, source_note
+from croupier.randomness import resolve_source, source_note
 from croupier.randomness.purposes import Purpose
 from croupier.randomness.source import BitSource
 from croupier.scale.records import BOM, RecordFormat, stdin_bytes
@@ -137,7 +137,7 @@ def shuffle_big_file(
         )
     limit = parse_memory(memory)
     record_size = parse_records(records)
-    source = make_source(seed, purpose=SEED_PURPOSE)
+    source = resolve_source(seed, purpose=SEED_PURPOSE)
     assert isinstance(source, BitSource)
     size = Path(file).stat().st_size if Path(file).is_file() else 0
     show = not quiet and size >= PROGRESS_MIN_BYTES and is_terminal(sys.stderr)
@@ -258,7 +258,7 @@ def shuffle_records_command(
 
     fmt = _record_format(records, zero)
     limit = default_memory() if memory is None else parse_memory(memory)
-    source = make_source(seed, purpose=SEED_PURPOSE)
+    source = resolve_source(seed, purpose=SEED_PURPOSE)
     assert isinstance(source, BitSource)
     if as_json and (out is not None or memory is not None):
         raise CroupierError(

@@ -1,7 +1,7 @@
 """Layouts, game presets, deal methods and the Deal result.
 
->>> from croupier.randomness import make_source
->>> d = deal(make_layout("bridge"), source=make_source(seed="doc", purpose="deal"))
+>>> from croupier.randomness import resolve_source
+>>> d = deal(make_layout("bridge"), source=resolve_source(seed="doc", purpose="deal"))
 >>> [len(h) for h in d.hands]
 [13, 13, 13, 13]
 """

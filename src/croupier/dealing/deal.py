@@ -1,8 +1,8 @@
 """Dealing: turn randomness into a :class:`Deal` of a layout, counting the bits used.
 
 >>> from croupier.dealing.layout import make_layout
->>> from croupier.randomness import make_source
->>> d = deal(make_layout("bridge"), source=make_source(seed="demo", purpose="deal"))
+>>> from croupier.randomness import resolve_source
+>>> d = deal(make_layout("bridge"), source=resolve_source(seed="demo", purpose="deal"))
 >>> [len(h) for h in d.hands], d.method, d.algorithm
 ([13, 13, 13, 13], 'optimal', 'croupier-deal/2')
 >>> 0 <= d.number < d.layout.count
@@ -11,7 +11,7 @@ True
 Stacks (a stock, a pond, War's piles) come in the order they were dealt, top
 first; layouts with stacks are dealt by ``croupier-deal/3``:
 
->>> pond = deal("go-fish", source=make_source(seed="demo", purpose="deal")).remainder
+>>> pond = deal("go-fish", source=resolve_source(seed="demo", purpose="deal")).remainder
 >>> len(pond), pond == sorted(pond, key=make_layout("go-fish").index), deal_algorithm("go-fish")
 (31, False, 'croupier-deal/3')
 
@@ -584,8 +584,8 @@ def deal_many(
     first K deals are the same whatever ``count`` is (prefix stability).
 
     >>> from croupier.dealing.layout import make_layout
-    >>> from croupier.randomness import make_source
-    >>> src = make_source(seed="many", purpose="deal")
+    >>> from croupier.randomness import resolve_source
+    >>> src = resolve_source(seed="many", purpose="deal")
     >>> deals = list(deal_many(make_layout("euchre"), 3, source=src))
     >>> len(deals), sum(d.bits_used for d in deals) == src.bits_used
     (3, True)

@@ -13,7 +13,7 @@ Hand ranges weigh every matchup alike.
 
 **Monte Carlo** (``method == "monte-carlo"``): ``trials`` random matchups and
 boards drawn by ``croupier-equity-mc/1`` (below) from a key that comes from
-the OS CSPRNG, a ``seed`` or any random ``source``; the result has a 95%
+the OS CSPRNG, a ``seed``, your ``entropy`` or any random ``source``; the result has a 95%
 confidence interval for each equity (normal approximation with the sample
 variance of the per-trial pot shares).
 
@@ -81,6 +81,7 @@ from croupier.poker.ranges import HandRange, parse_range
 from croupier.poker.tables import tables
 from croupier.poker.values import PokerError
 from croupier.randomness.keyed_blocks import keyed_block
+from croupier.randomness.options import resolve_source
 from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed
 from croupier.randomness.source import RandomSource
@@ -459,6 +460,7 @@ class EquityPlan:
         self,
         *,
         seed: Seed | None = None,
+        entropy: str | None = None,
         source: RandomSource | None = None,
         progress: Progress | None = None,
         time_limit: float | None = None,
@@ -476,6 +478,7 @@ class EquityPlan:
         the same counts, thousands of times slower).
         """
         resolve(engine)  # a bad engine is refused before any work
+        random = resolve_source(seed, entropy, source, purpose=Purpose.EQUITY_MC)  # (one door)
         if time_limit is not None and (
             isinstance(time_limit, bool)
             or not isinstance(time_limit, (int, float))
@@ -485,7 +488,7 @@ class EquityPlan:
         if self.method == "exact":
             counts = self._exact(progress, engine)
             return self._result(counts, self.deals, None)
-        key, kind = _key(seed, source)
+        key, kind = _key(random)
         if clock is None:
             import time
 
@@ -874,16 +877,11 @@ def _check_budget(trials: int, done: int, candidates: int, elapsed: float, befor
     )
 
 
-def _key(seed: Seed | None, source: RandomSource | None) -> tuple[bytes, str]:
-    """The 32-byte key of the Monte Carlo stream, and where it came from."""
-    from croupier.randomness.options import make_source
+def _key(source: RandomSource) -> tuple[bytes, str]:
+    """The 32-byte key of the Monte Carlo stream (one draw below ``2**256``), and where it
+    came from."""
     from croupier.randomness.uniform import UniformSampler
 
-    if seed is not None and source is not None:
-        raise PokerError("give either source= or seed=, not both")
-    if source is None:
-        # (text, a whole number as its decimal text, or bytes as their hex: as every seed=)
-        source = make_source(None) if seed is None else make_source(seed, purpose=Purpose.EQUITY_MC)
     value = UniformSampler(source).below(1 << 256)
     return value.to_bytes(32, "big"), source.kind
 
@@ -919,6 +917,7 @@ def equity(
     exact: bool | None = None,
     game: Game = "auto",
     seed: Seed | None = None,
+    entropy: str | None = None,
     source: RandomSource | None = None,
     progress: Progress | None = None,
     time_limit: float | None = None,
@@ -941,5 +940,10 @@ def equity(
     """
     plan = plan_equity(hands, board, dead, trials=trials, exact=exact, game=game)
     return plan.run(
-        seed=seed, source=source, progress=progress, time_limit=time_limit, engine=engine
+        seed=seed,
+        entropy=entropy,
+        source=source,
+        progress=progress,
+        time_limit=time_limit,
+        engine=engine,
     )

@@ -22,7 +22,13 @@ if TYPE_CHECKING:
     from croupier.randomness.chacha import ChaChaSource
     from croupier.randomness.entropy import EntropySource, EntropySpecError
     from croupier.randomness.numpy_source import NumpySource
-    from croupier.randomness.options import make_source, seed_warning, source_note
+    from croupier.randomness.options import (
+        make_source,
+        resolve_source,
+        seed_warning,
+        source_note,
+        stream_key,
+    )
     from croupier.randomness.seeded import (
         SEEDED_STREAM_ID,
         Seed,
@@ -55,8 +61,10 @@ _HOMES = {
     "EntropySpecError": "entropy",
     "NumpySource": "numpy_source",
     "make_source": "options",
+    "resolve_source": "options",
     "seed_warning": "options",
     "source_note": "options",
+    "stream_key": "options",
     "SEEDED_STREAM_ID": "seeded",
     "Seed": "seeded",
     "SeededSource": "seeded",
@@ -115,8 +123,10 @@ __all__ = [
     "exact_distribution_truncated",
     "make_source",
     "parse_seed",
+    "resolve_source",
     "seed_strength",
     "seed_value",
     "seed_warning",
     "source_note",
+    "stream_key",
 ]

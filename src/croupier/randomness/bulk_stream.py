@@ -33,8 +33,8 @@ import croupier.randomness.source as _source_module
 from croupier.errors import CroupierError
 from croupier.randomness.keyed_blocks import keyed_block, keyed_digest
 from croupier.randomness.purposes import Purpose
-from croupier.randomness.seeded import Seed, SeededSource
-from croupier.randomness.source import ForkAware, SourceKind
+from croupier.randomness.seeded import Seed
+from croupier.randomness.source import ForkAware, RandomSource, SourceKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -113,10 +113,30 @@ class BulkStream(ForkAware):
 
     @classmethod
     def seeded(cls, seed: Seed) -> BulkStream:
-        """The reproducible stream of ``seed`` (text, bytes, a whole number or ``"hex:..."``)."""
-        source = SeededSource(seed, purpose=STREAM_PURPOSE)
-        key = source.bits(8 * KEY_BYTES).to_bytes(KEY_BYTES, "big")
-        return cls(key, reproducible=True, kind=SourceKind.SEEDED)
+        """The reproducible stream of ``seed`` (text, bytes, a whole number or ``"hex:..."``):
+        keyed by its ``croupier-seeded/1`` stream of purpose ``croupier-bulk/1``."""
+        from croupier.randomness.options import resolve_source
+
+        return cls.from_source(resolve_source(seed, purpose=STREAM_PURPOSE))
+
+    @classmethod
+    def from_source(cls, source: RandomSource) -> BulkStream:
+        """The stream keyed by the next 256 bits of ``source``
+        (:func:`~croupier.randomness.options.stream_key`), of its kind and reproducibility.
+
+        A seed's stream is the stream of its ``croupier-seeded/1`` source of purpose
+        ``croupier-bulk/1``:
+
+        >>> from croupier.randomness.seeded import SeededSource
+        >>> seeded = SeededSource("demo", purpose=STREAM_PURPOSE)
+        >>> BulkStream.from_source(seeded).main(0, 8) == BulkStream.seeded("demo").main(0, 8)
+        True
+        """
+        from croupier.randomness.options import stream_key
+
+        key = stream_key(source, KEY_BYTES)
+        kind = source.kind if source.kind in _KINDS else SourceKind.KEYED
+        return cls(key, reproducible=source.reproducible, kind=kind)
 
     def derive(self, label: str) -> BulkStream:
         """An independent child stream named ``label``.

@@ -32,6 +32,7 @@ from croupier.bulk.generate import DEFAULT_BATCH
 from croupier.dealing import Deal, Layout, deal_many
 from croupier.errors import CroupierError, EntropyExhaustedError
 from croupier.randomness import RandomSource
+from croupier.randomness.bulk_stream import BulkStream
 from croupier.runs.request import DealRequest, dice_note
 
 __all__ = [
@@ -249,15 +250,19 @@ class BulkRunDealer:
     """The bulk engine: exact vectorised batches, dealt a batch ahead of the writer (in a
     second thread; a run of one batch is dealt in the caller's, the same deals).
 
-    ``start`` skips to deal ``start`` of the stream (of a seed: the deals from
+    ``source`` keys the stream with its next 256 bits (else the request's seed, else
+    the OS).  ``start`` skips to deal ``start`` of the stream (of a seed: the deals from
     there on are those a run from 0 makes there).
     """
 
-    def __init__(self, request: DealRequest, *, start: int = 0) -> None:
+    def __init__(
+        self, request: DealRequest, *, start: int = 0, source: RandomSource | None = None
+    ) -> None:
         self.request = request
         self.dealer = BulkDealer(
             request.layout,
             seed=request.seed,
+            stream=None if source is None else BulkStream.from_source(source),
             start=start,
         )
         self._bits = 0

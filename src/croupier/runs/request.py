@@ -217,9 +217,9 @@ class DealRequest:
 
     def source(self, purpose: str = Purpose.DEAL) -> RandomSource:
         """A fresh random source of the deal engine: the seed's stream, the entropy or the OS."""
-        from croupier.randomness.options import make_source
+        from croupier.randomness.options import resolve_source
 
-        return make_source(seed=self.seed, entropy=self.entropy, purpose=purpose)
+        return resolve_source(seed=self.seed, entropy=self.entropy, purpose=purpose)
 
     def _check_entropy(self, source: RandomSource) -> None:
         """Refuse up front user entropy too short for the run (no method can do with less)."""

@@ -37,9 +37,10 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.errors import CroupierError, MissingExtraError
+from croupier.randomness.options import resolve_source
 from croupier.randomness.purposes import Purpose
-from croupier.randomness.seeded import SeededSource
-from croupier.randomness.source import BitSource, OsRandomSource
+from croupier.randomness.seeded import Seed
+from croupier.randomness.source import RandomSource
 from croupier.scale.keyed_split import KeyedParams, KeyedStreams, LeafDraws, keyed_order
 
 __all__ = ["SEED_PURPOSE", "shuffle"]
@@ -112,8 +113,9 @@ def _piece(pieces: list[Any], j: int) -> Any:
 def shuffle(
     collection: Any,
     *,
-    seed: str | bytes | None = None,
-    source: BitSource | None = None,
+    seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
     npartitions: int | None = None,
     draws: LeafDraws | None = None,
     params: KeyedParams | None = None,
@@ -125,8 +127,9 @@ def shuffle(
     partitions' lengths are counted at once (one pass over the input).
     ``seed=`` makes the order reproducible (the ``croupier-seeded/1`` stream
     with purpose ``shuffle-file``: the order ``croupier shuffle --file`` gives
-    the same number of records); ``source=`` gives another random source
-    (256 bits are read); ``npartitions=`` the number of output partitions
+    the same number of records); ``source=`` or ``entropy=`` give another random
+    source or your own randomness (256 bits are read; at most one of the three:
+    :func:`croupier.randomness.resolve_source`); ``npartitions=`` the number of output partitions
     (rounded down to a power of two; by default the input's, rounded up).
     Neither the partitions nor the workers change the order.  ``draws=`` and
     ``params=`` are for tests (other randomness, other parameters).
@@ -142,11 +145,9 @@ def shuffle(
     kind = _kind(collection)
     frame = kind == "dataframe"
     params = params or KeyedParams()
-    if seed is not None and source is not None:
-        raise CroupierError("give seed= or source=, not both")
+    random = resolve_source(seed, entropy, source, purpose=SEED_PURPOSE)  # (the one door)
     if draws is None:
-        random = SeededSource(seed, SEED_PURPOSE) if seed is not None else source
-        draws = KeyedStreams.from_source(random or OsRandomSource(), params)
+        draws = KeyedStreams.from_source(random, params)
     if frame:
         lengths = [int(x) for x in collection.map_partitions(len).compute().tolist()]
     else:

@@ -43,7 +43,8 @@ from croupier._core.engines import Engine, resolve
 from croupier.algorithm_ids import KEYED_SPLIT
 from croupier.errors import CroupierError
 from croupier.randomness.keyed_blocks import KeyedBlocks, keyed_block
-from croupier.randomness.source import BitSource
+from croupier.randomness.options import stream_key
+from croupier.randomness.source import BitSource, RandomSource
 from croupier.randomness.uniform import Chooser
 from croupier.shuffling.split import (
     CHUNK_BITS,
@@ -217,10 +218,11 @@ class KeyedStreams:
 
     @classmethod
     def from_source(
-        cls, source: BitSource, params: KeyedParams | None = None, engine: Engine = "auto"
+        cls, source: RandomSource, params: KeyedParams | None = None, engine: Engine = "auto"
     ) -> KeyedStreams:
-        """The streams keyed by the next 256 bits of ``source``."""
-        return cls(source.bits(256).to_bytes(32, "big"), params=params, engine=engine)
+        """The streams keyed by the next 256 bits of ``source``
+        (:func:`~croupier.randomness.options.stream_key`)."""
+        return cls(stream_key(source), params=params, engine=engine)
 
     def key_block(self, block: int, k: int) -> bytes:
         """Block ``block`` of the key stream for ``k``-bit keys (the last one made is kept)."""

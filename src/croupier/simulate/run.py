@@ -45,8 +45,10 @@ from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError, excerpt
 from croupier.frozen import frozen_dataclass
 from croupier.randomness.bulk_stream import BulkStream
+from croupier.randomness.options import resolve_source
+from croupier.randomness.purposes import Purpose
 from croupier.randomness.seeded import Seed
-from croupier.randomness.source import ForkAware, SourceKind
+from croupier.randomness.source import ForkAware, RandomSource, SourceKind
 from croupier.simulate.ast import (
     Binary,
     Expr,
@@ -854,6 +856,8 @@ def deal_where(
     *,
     predeal: PredealLike = None,
     seed: Seed | None = None,
+    entropy: str | None = None,
+    source: RandomSource | None = None,
     strategy: Strategy = "auto",
     layout: Layout | str = "bridge",
     generate: int | None = None,
@@ -872,7 +876,8 @@ def deal_where(
     pass (when nothing is predealt).  A dealer-language condition on bridge
     gives the deals ``croupier deal --where CONDITION --seed ...`` writes: the
     command's conditioned dealer (:mod:`croupier.runs.conditioned`) runs this
-    same :class:`Simulation`.
+    same :class:`Simulation`.  ``source=`` or ``entropy=`` key the stream with 256
+    bits of that source or of your entropy instead, as in :func:`croupier.deal_array`.
 
     >>> from croupier.bulk import deal_array
     >>> from croupier.bulk.evaluate import hcp
@@ -888,17 +893,19 @@ def deal_where(
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise SimulationError(f"count={count!r} must be a whole number of at least 0")
+    random = resolve_source(seed, entropy, source, purpose=Purpose.BULK)  # (the one door)
+    stream = None if random.kind == SourceKind.OS_CSPRNG else BulkStream.from_source(random)
     lay = Predeal.coerce(None, layout).layout
     chosen = Predeal.coerce(predeal, lay)
     if isinstance(condition, str):
         script = Script(
             filename="<condition>", condition=parse_expression(condition, filename="<condition>")
         )
-        simulation = Simulation(script, seed=seed, strategy=strategy, predeal=chosen)
+        simulation = Simulation(script, stream=stream, strategy=strategy, predeal=chosen)
     elif callable(condition):
         simulation = Simulation(
             Script(filename="<condition>"),
-            seed=seed,
+            stream=stream,
             strategy=strategy,
             predeal=chosen,
             accept=condition,
