@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -9,7 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +128,30 @@ def run_dealer(script: str, seed: int, *, timeout: float = 120) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+@contextlib.contextmanager
+def small_tmpfs(tmp_path: Path, size: str = "64k") -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted in ``tmp_path`` (a real disk that fills up), unmounted after.
+
+    Skips the test where mounting is not permitted (not root, no ``mount``), the only
+    reason such a test may skip; the injected write failures cover the same paths.
+    """
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root; the injected failures cover this")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
 
 
 #: Linux's character devices by (major, minor): tests make their own nodes of these in a

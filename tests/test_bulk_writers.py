@@ -321,7 +321,7 @@ def test_bad_options_and_misuse_are_one_line_errors() -> None:
         LinWriter(io.BytesIO(), BRIDGE, first_board=True)
     with pytest.raises(FileFormatError, match="must be one line"):
         PbnWriter(io.BytesIO(), BRIDGE, event="two\nlines")
-    with pytest.raises(UnknownBulkFormatError, match="'csv'; expected one of oneline"):
+    with pytest.raises(UnknownBulkFormatError, match="'csv'; expected one of pbn, pbn-deal, "):
         open_writer("csv", io.BytesIO(), BRIDGE)
     w = OnelineWriter(io.BytesIO(), BRIDGE)
     with pytest.raises(BulkWriterError, match="layout 'euchre'"):

@@ -28,7 +28,7 @@ import pytest
 from croupier.cli import output
 from croupier.cli.app import leaf_commands, run
 from croupier.cli.entry import main
-from tests.conftest import CliRunner
+from tests.conftest import CliRunner, small_tmpfs
 
 SCRIPT = "generate 2000\nproduce 40\ncondition hcp(north) >= 12\naction printall\n"
 NAMES = "".join(f"name {i}\n" for i in range(20000))
@@ -270,25 +270,6 @@ def test_a_write_that_takes_nothing_is_an_error_not_a_loop() -> None:
 # -- a real full file system ---------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _small_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "full"
-    mount.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root; the injected failures above cover this")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -300,7 +281,7 @@ def _small_tmpfs(tmp_path: Path) -> Iterator[Path]:
 )
 def test_a_real_full_disk(args: list[str], tmp_path: Path, sample_folder: Path) -> None:
     big = sample_folder / "session.pbn"
-    with _small_tmpfs(tmp_path) as mount, big.open("rb") as stdin:
+    with small_tmpfs(tmp_path) as mount, big.open("rb") as stdin:
         target = mount / "out"
         with target.open("wb") as out:
             done = subprocess.run(
@@ -318,7 +299,7 @@ def test_a_real_full_disk(args: list[str], tmp_path: Path, sample_folder: Path) 
 
 
 def test_a_real_full_disk_for_a_small_output(tmp_path: Path, sample_folder: Path) -> None:
-    with _small_tmpfs(tmp_path) as mount:
+    with small_tmpfs(tmp_path) as mount:
         (mount / "filler").write_bytes(b"\0" * 65536)  # the disk is full before croupier writes
         with (mount / "out").open("wb") as out:
             done = subprocess.run(

@@ -582,12 +582,14 @@ def _help(cli: CliRunner, command: str) -> str:
 def test_cli_help_lists_every_registered_choice(cli: CliRunner) -> None:
     from croupier.dealing import GAMES, METHODS
     from croupier.decks import DECK_PRESETS
+    from croupier.formats.registry import run_formats
     from croupier.ranking.schemes import scheme_names
 
     deal_help = _help(cli, "deal")
     for name in [*GAMES, *METHODS, *scheme_names(), *DECK_PRESETS]:
         assert name in deal_help
-    assert "text, json, jsonl, csv, pbn, pbn-deal, lin, oneline, npy, npz" in deal_help
+    assert ", ".join(run_formats()) in deal_help  # (every run format of the registry, in order)
+    assert len(run_formats()) == 10
     for command in ["rank", "unrank"]:
         assert all(s in _help(cli, command) for s in scheme_names())
     assert all(m in _help(cli, "entropy") for m in METHODS)
@@ -787,7 +789,7 @@ def test_published_seeds_keep_their_deals_in_the_board_formats(cli: CliRunner) -
         (["-f", "lin", "-e", "Cup"], "--event is the Event tag of PBN games"),
         (["-f", "json", "--lf"], "--lf gives --format pbn LF line ends"),
         (["-f", "pbn", "-e", "two\nlines"], "must be one line"),
-        (["euchre", "-f", "pbn"], "use another --format (text, json, jsonl, csv, oneline, npy"),
+        (["euchre", "-f", "pbn"], "use another --format (text, csv, json, jsonl, oneline, npy"),
         (["holdem", "-f", "lin", "--engine", "deal"], "LIN boards need four hands of 13"),
     ],
 )

@@ -3,14 +3,9 @@ compiled bucket writes (croupier.scale.write_behind, croupier.scale.buckets.Buck
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
-import os
-import shutil
-import subprocess
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +16,7 @@ from croupier.files import FileWriteError
 from croupier.scale.buckets import BucketWriter, TempBucket
 from croupier.scale.file_shuffle import shuffle_stream
 from croupier.scale.write_behind import WriteBehind
+from tests.conftest import small_tmpfs
 
 
 def test_writes_are_made_in_order_and_all_before_close_returns() -> None:
@@ -165,32 +161,13 @@ def test_bucket_writer_writes_what_write_scattered_writes(tmp_path: Path) -> Non
     assert sum(len(d) for d, _ in plain) == gathered.size
 
 
-@contextlib.contextmanager
-def _small_tmpfs(tmp_path: Path, size: str) -> Iterator[Path]:
-    mount = tmp_path / "small"
-    mount.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root; the injected failures cover this")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
 def test_buckets_on_a_real_full_disk_give_one_error_and_leave_nothing(tmp_path: Path) -> None:
     """Temporary buckets on a 256 KiB file system: the bucket writes (made by the helper
     thread, without the interpreter lock) fail with ENOSPC; the caller gets one
     :class:`FileWriteError`, nothing is written out and the workspace is removed."""
     lines = b"".join(b"record number %07d\n" % i for i in range(40_000))  # 800 KB
     out: list[bytes] = []
-    with _small_tmpfs(tmp_path, "256k") as mount:
+    with small_tmpfs(tmp_path, "256k") as mount:
         work = mount / "work"
         with pytest.raises(FileWriteError, match="no space left on device"):
             shuffle_stream(

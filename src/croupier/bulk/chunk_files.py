@@ -45,6 +45,7 @@ from croupier.cluster import chunk_count, in_order, task_slots
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError
 from croupier.files import AtomicFile, os_error_words, shown_path
+from croupier.formats.registry import FORMATS, chunk_formats
 from croupier.randomness.bulk_stream import BulkStream
 from croupier.randomness.source import SourceKind
 
@@ -62,7 +63,7 @@ __all__ = [
     "write_chunk",
 ]
 
-CHUNK_FORMATS: Final = ("oneline", "pbn-deal", "jsonl", "npy")
+CHUNK_FORMATS: Final = chunk_formats()
 """The formats written one file per chunk."""
 
 DEFAULT_FILE_CHUNK: Final = 1 << 20
@@ -73,7 +74,7 @@ JOURNAL_NAME: Final = ".croupier-chunks.jsonl"
 MANIFEST_VERSION: Final = CHUNKS
 """The version of the manifest's layout (its ``"manifest"`` key)."""
 
-_EXTENSIONS = {"oneline": "txt", "pbn-deal": "txt", "jsonl": "jsonl", "npy": "npy"}
+_EXTENSIONS = {name: FORMATS[name].extensions[0].lstrip(".") for name in CHUNK_FORMATS}
 _HASH_BLOCK = 1 << 20
 
 

@@ -48,7 +48,6 @@ from croupier.dealing.evaluation import (
     point_scale,
 )
 from croupier.errors import excerpt
-from croupier.seats import Seat, SeatError
 
 __all__ = [
     "BoolArray",
@@ -231,21 +230,10 @@ def seat_index(deals: DealArray | Holdings, seat: int | str) -> int:
     (3, 2, 1)
     """
     layout = deals.layout
+    found = layout.find_pile(seat)  # (the one lookup of a pile by name)
+    if found is not None:
+        return found
     names = [p.name for p in layout.piles]
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
-        if 0 <= int(seat) < len(names):
-            return int(seat)
-    elif isinstance(seat, str):
-        key = seat.strip()
-        for i, name in enumerate(names):
-            if name.lower() == key.lower():
-                return i
-        try:
-            letter = Seat.parse(key).letter  # north, South, ...: the compass piles N E S W
-        except SeatError:
-            letter = None
-        if letter in names:
-            return names.index(letter)
     raise EvaluationError(
         f"seat={excerpt(seat) if isinstance(seat, str) else repr(seat)} is not a pile of this "
         f"layout; expected 0..{len(names) - 1} or one of {', '.join(names)}"

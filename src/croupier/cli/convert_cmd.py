@@ -48,6 +48,7 @@ from croupier.formats.records import (
     drop_repeats,
     renumber,
 )
+from croupier.formats.registry import board_file_formats
 
 __all__ = [
     "CONVERT_FORMATS",
@@ -62,7 +63,7 @@ __all__ = [
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
 #: The formats ``croupier convert`` reads and writes, by name.
-CONVERT_FORMATS: tuple[str, ...] = ("pbn", "lin", "dup", "dlm", "csv", "json", "lines")
+CONVERT_FORMATS: tuple[str, ...] = board_file_formats(readable=True)
 #: What OUT may also be: a printable hand record (``croupier handrecord`` without its options).
 HAND_RECORD_TARGETS: tuple[str, ...] = ("html", "pdf")
 #: The file name that stands for standard input (IN) or standard output (OUT).

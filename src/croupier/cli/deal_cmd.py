@@ -11,7 +11,7 @@ deals are written.
 >>> sorted(typer.main.get_group(app).commands)
 ['deal']
 >>> FORMAT_NAMES[:4]
-('text', 'json', 'jsonl', 'csv')
+('text', 'pbn', 'pbn-deal', 'lin')
 """
 
 from __future__ import annotations

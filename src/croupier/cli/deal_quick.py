@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from croupier.cli.quick_options import Option, flag_table, long_flags, parse_options
+from croupier.formats.registry import run_formats
 
 __all__ = ["DEAL_OPTIONS", "ENGINE_NAMES", "FORMAT_NAMES", "STRATEGY_NAMES", "quick_values"]
 
-FORMAT_NAMES = (
-    "text", "json", "jsonl", "csv", "pbn", "pbn-deal", "lin", "oneline", "npy", "npz", "pbn-games",
-)  # fmt: skip
-"""Every ``--format`` (:data:`croupier.cli.deal_cmd.FORMAT_NAMES`, checked by the tests)."""
+FORMAT_NAMES = (*run_formats(), "pbn-games")
+"""Every ``--format``: the run formats of :mod:`croupier.formats.registry`, and the former
+name of ``pbn`` (:data:`croupier.cli.deal_cmd.FORMAT_NAMES`, checked by the tests)."""
 
 ENGINE_NAMES = ("bulk", "deal")
 """Every ``--engine`` (:data:`croupier.runs.ENGINES`)."""

@@ -59,12 +59,13 @@ from croupier.formats.hand_record import (
 )
 from croupier.formats.pbn import pbn_header_tags
 from croupier.formats.records import BoardRecord, SkippedGame
+from croupier.formats.registry import board_file_formats
 
 __all__ = ["HANDRECORD_HELP", "app", "handrecord", "record_format"]
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None)
 
-_READ_FORMATS = ("pbn", "lin", "dup", "dlm", "csv", "json", "lines")
+_READ_FORMATS = board_file_formats(readable=True)
 _MAX_SKIP_LINES = 10
 #: The flags that give the parameters of
 #: :func:`croupier.tournament.provenance.boards_provenance`, named in its errors.

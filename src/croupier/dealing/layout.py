@@ -40,7 +40,7 @@ from croupier.errors import LayoutError, bounded_decimal, excerpt
 from croupier.frozen import frozen_dataclass
 from croupier.ranking.partitions import multinomial
 from croupier.ranking.stacks import arrangements
-from croupier.seats import SEATS
+from croupier.seats import SEATS, Seat, SeatError
 
 __all__ = [
     "GAMES",
@@ -274,6 +274,38 @@ class Layout:
             raise LayoutError(
                 f"card {card.code!r} is not in the {self.deck_name} deck of this layout"
             ) from None
+
+    def find_pile(self, name: object) -> int | None:
+        """The index of the pile ``name`` names, or ``None``: the one lookup of a pile by name.
+
+        An index (``0`` to the last pile), a pile's name in any case (``"kitty"``,
+        ``"FLOP"``), or a compass seat (``"north"``, ``"S"``) for the piles named
+        ``N``, ``E``, ``S``, ``W``.
+
+        >>> bridge, holdem = make_layout("bridge"), make_layout("holdem")
+        >>> bridge.find_pile("south"), bridge.find_pile("w"), bridge.find_pile(1)
+        (2, 3, 1)
+        >>> holdem.find_pile("FLOP"), holdem.find_pile("north"), holdem.find_pile(99)
+        (6, None, None)
+        """
+        names = [p.name for p in self.piles]
+        if isinstance(name, bool):
+            return None
+        if not isinstance(name, str):
+            try:
+                index = operator.index(name)  # type: ignore[arg-type]  # (a numpy integer too)
+            except TypeError:
+                return None
+            return index if 0 <= index < len(names) else None
+        key = name.strip().lower()
+        for i, pile in enumerate(names):
+            if pile.lower() == key:
+                return i
+        try:
+            letter = Seat.parse(name.strip()).letter  # north, South, ...: the piles N E S W
+        except SeatError:
+            return None
+        return names.index(letter) if letter in names else None
 
     def pile_records(self) -> list[dict[str, str | int | bool]]:
         """Every pile as a JSON-ready record: name, size, kind (hand, remainder or pile),

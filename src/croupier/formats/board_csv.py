@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, cast
 from croupier.boards import Board, BoardRangeError, Hands, parse_board_number
 from croupier.cards import Card
 from croupier.errors import CroupierError, DealNotationError, FileFormatError, masked_excerpt
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.pbn_deal import (
     PBN_RANKS,
     format_pbn_hand,
@@ -923,3 +924,25 @@ def _not_lines(source: str, line: int) -> str:
         f"not a file of one deal per line: {source} line {line} is not a deal "
         "(four hands like 'AKQ.JT9.876.5432', separated by spaces)"
     )
+
+
+CSV = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: parse_board_csv(text, source=source),
+    read_records=read_csv_records,
+    render_boards=lambda boards, o: format_board_csv(boards).encode("utf-8"),
+    render_records=lambda records, o: format_csv_records(
+        records, newline=o.newline or "\r\n"
+    ).encode("utf-8"),
+)
+"""CSV board files (:mod:`croupier.formats.registry`)."""
+
+LINES = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: parse_board_lines(
+        text, first_board=first_board, source=source
+    ),
+    read_records=read_lines_records,
+    render_boards=lambda boards, o: format_board_lines(boards).encode("utf-8"),
+    render_records=lambda records, o: format_lines_records(records).encode("utf-8"),
+)
+"""One deal a line (Big Deal's ``allpbn``) as board files (:mod:`croupier.formats.registry`):
+the boards are numbered from ``first_board``."""

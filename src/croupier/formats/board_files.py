@@ -1,17 +1,9 @@
 """Read and write board files in every format croupier knows, chosen by name or extension.
 
-==========  =========  ===============================================
-format      extension  module
-==========  =========  ===============================================
-``pbn``     ``.pbn``   :mod:`croupier.formats.pbn` (PBN 2.1 export)
-``lin``     ``.lin``   :mod:`croupier.formats.lin` (BBO)
-``dup``     ``.dup``   :mod:`croupier.formats.dup` (Duplimate, binary)
-``dlm``     ``.dlm``   :mod:`croupier.formats.dlm` (Duplimate for Windows)
-``csv``     ``.csv``   :mod:`croupier.formats.board_csv`
-``lines``   ``.txt``   one deal per line (Big Deal's ``allpbn``)
-``html``    ``.html``  :mod:`croupier.formats.hand_record_html` (write only)
-``json``    ``.json``  :mod:`croupier.formats.board_json` (JSON board file)
-==========  =========  ===============================================
+The formats and their extensions are the board-file rows of
+:mod:`croupier.formats.registry` (``pbn``, ``lin``, ``dup``, ``dlm``, ``csv``,
+``json``, ``lines``, and ``html`` to print); each is read and written through
+its module's codec (:class:`~croupier.formats.codec.BoardFileCodec`).
 
 Two levels: :func:`render_boards`/:func:`read_boards` work on complete
 :class:`~croupier.boards.Board` values (what tournament dealing makes and
@@ -39,6 +31,7 @@ from pathlib import Path, PurePath
 from croupier.boards import Board, BoardRangeError
 from croupier.bounded_read import read_within
 from croupier.errors import FileFormatError
+from croupier.formats.codec import BoardFileCodec, RenderOptions
 from croupier.formats.records import (
     MAX_FILE_GAMES,
     BoardFileContents,
@@ -46,6 +39,7 @@ from croupier.formats.records import (
     SkippedGame,
     check_games,
 )
+from croupier.formats.registry import FORMATS, board_codec, board_file_formats
 
 __all__ = [
     "BOARD_FORMATS",
@@ -63,7 +57,8 @@ __all__ = [
 
 
 class BoardFormat(StrEnum):
-    """The board-file formats (the table above); each value is the format's name.
+    """The board-file formats of :mod:`croupier.formats.registry` (in its order); each
+    value is the format's name (tests/test_format_registry.py holds the two equal).
 
     >>> BoardFormat("dup"), [f.value for f in BoardFormat][:3]
     (<BoardFormat.DUP: 'dup'>, ['pbn', 'lin', 'dup'])
@@ -74,23 +69,16 @@ class BoardFormat(StrEnum):
     DUP = "dup"
     DLM = "dlm"
     CSV = "csv"
+    JSON = "json"
     LINES = "lines"
     HTML = "html"
-    JSON = "json"
 
 
-#: Format names, in the order of :class:`BoardFormat`.
-BOARD_FORMATS = tuple(f.value for f in BoardFormat)
-#: File extension of each format.
+#: Format names, in the registry's order.
+BOARD_FORMATS = board_file_formats()
+#: The file extension each format is written with (the registry's first).
 EXTENSIONS: dict[BoardFormat, str] = {
-    BoardFormat.PBN: ".pbn",
-    BoardFormat.LIN: ".lin",
-    BoardFormat.DUP: ".dup",
-    BoardFormat.DLM: ".dlm",
-    BoardFormat.CSV: ".csv",
-    BoardFormat.LINES: ".txt",
-    BoardFormat.HTML: ".html",
-    BoardFormat.JSON: ".json",
+    BoardFormat(name): FORMATS[name].extensions[0] for name in BOARD_FORMATS
 }
 
 
@@ -188,9 +176,9 @@ def format_for_path(path: str | PurePath) -> BoardFormat:
     True
     """
     suffix = PurePath(path).suffix.lower()
-    for fmt, ext in EXTENSIONS.items():
-        if ext == suffix:
-            return fmt
+    for name in BOARD_FORMATS:
+        if suffix in FORMATS[name].extensions:
+            return BoardFormat(name)
     raise FileFormatError(
         f"cannot tell the format of {str(path)!r} from its extension; expected one of "
         + ", ".join(EXTENSIONS.values())
@@ -220,39 +208,10 @@ def render_boards(
     >>> render_boards([], "pbn", generator="g", pbn_style="bigdeal").splitlines()[3]
     b'[Generator "g"]'
     """
-    fmt = _check(fmt)
-    if fmt is BoardFormat.PBN:
-        from croupier.formats.pbn import format_pbn_file
-
-        text = format_pbn_file(
-            boards, generator=generator, style=pbn_style, event=event, newline=newline
-        )
-        return text.encode("utf-8")
-    if fmt is BoardFormat.LIN:
-        from croupier.formats.lin import format_lin_file
-
-        return format_lin_file(boards).encode("utf-8")
-    if fmt is BoardFormat.DUP:
-        from croupier.formats.dup import format_dup_file
-
-        return format_dup_file(boards)
-    if fmt is BoardFormat.DLM:
-        from croupier.formats.dlm import format_dlm_file
-
-        return format_dlm_file(boards).encode("ascii")
-    if fmt is BoardFormat.CSV:
-        from croupier.formats.board_csv import format_board_csv
-
-        return format_board_csv(boards).encode("utf-8")
-    if fmt is BoardFormat.LINES:
-        from croupier.formats.board_csv import format_board_lines
-
-        return format_board_lines(boards).encode("utf-8")
-    if fmt is BoardFormat.JSON:
-        return render_records([BoardRecord.from_board(b) for b in boards], fmt)
-    from croupier.formats.hand_record_html import format_hand_record_html
-
-    return format_hand_record_html(boards, title=title).encode("utf-8")
+    options = RenderOptions(
+        generator=generator, title=title, pbn_style=pbn_style, event=event, newline=newline
+    )
+    return board_codec(_check(fmt)).render_boards(boards, options)
 
 
 def read_boards(
@@ -300,41 +259,23 @@ def load_boards(path: str | Path, *, first_board: int = 1) -> list[Board]:
 
 
 def _read(data: bytes, fmt: BoardFormat, source: str, first_board: int) -> list[Board]:
-    if fmt is BoardFormat.DUP:
-        from croupier.formats.dup import parse_dup_file
+    codec = board_codec(fmt)
+    if codec.read_boards is None:
+        raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+    return codec.read_boards(_contents(data, codec, source), source=source, first_board=first_board)
 
-        return parse_dup_file(data, source=source)
+
+def _contents(data: bytes, codec: BoardFileCodec, source: str) -> str | bytes:
+    """What a codec reads: the bytes of a binary format, else UTF-8 text (a byte-order mark
+    dropped), or ISO 8859-1 text where the format allows it and the file is not UTF-8."""
+    if codec.binary:
+        return data
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        if fmt is not BoardFormat.PBN:
+        if not codec.latin1:
             raise FileFormatError(f"{source}: not UTF-8 text") from None
-        text = data.decode("latin-1")
-    if fmt is BoardFormat.PBN:
-        from croupier.formats.pbn import parse_pbn_file
-
-        return parse_pbn_file(text, source=source)
-    if fmt is BoardFormat.LIN:
-        from croupier.formats.lin import parse_lin_file
-
-        return parse_lin_file(text, source=source)
-    if fmt is BoardFormat.DLM:
-        from croupier.formats.dlm import parse_dlm_file
-
-        return parse_dlm_file(text, source=source)
-    if fmt is BoardFormat.CSV:
-        from croupier.formats.board_csv import parse_board_csv
-
-        return parse_board_csv(text, source=source)
-    if fmt is BoardFormat.LINES:
-        from croupier.formats.board_csv import parse_board_lines
-
-        return parse_board_lines(text, first_board=first_board, source=source)
-    if fmt is BoardFormat.JSON:
-        from croupier.formats.board_json import read_json_records
-
-        return read_json_records(text, source=source).require_all().boards(first_board)
-    raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+        return data.decode("latin-1")
 
 
 def read_board_file(
@@ -373,41 +314,10 @@ def read_board_file(
 
 
 def _read_records(data: bytes, fmt: BoardFormat, source: str, partial: bool) -> BoardFileContents:
-    if fmt is BoardFormat.DUP:
-        from croupier.formats.dup import read_dup_records
-
-        return read_dup_records(data, source=source, partial=partial)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        if fmt not in (BoardFormat.PBN, BoardFormat.LIN):
-            raise FileFormatError(f"{source}: not UTF-8 text") from None
-        text = data.decode("latin-1")
-    if fmt is BoardFormat.PBN:
-        from croupier.formats.pbn import read_pbn_records
-
-        return read_pbn_records(text, source=source, partial=partial)
-    if fmt is BoardFormat.LIN:
-        from croupier.formats.lin import read_lin_records
-
-        return read_lin_records(text, source=source, partial=partial)
-    if fmt is BoardFormat.DLM:
-        from croupier.formats.dlm import read_dlm_records
-
-        return read_dlm_records(text, source=source, partial=partial)
-    if fmt is BoardFormat.CSV:
-        from croupier.formats.board_csv import read_csv_records
-
-        return read_csv_records(text, source=source, partial=partial)
-    if fmt is BoardFormat.LINES:
-        from croupier.formats.board_csv import read_lines_records
-
-        return read_lines_records(text, source=source, partial=partial)
-    if fmt is BoardFormat.JSON:
-        from croupier.formats.board_json import read_json_records
-
-        return read_json_records(text, source=source, partial=partial)
-    raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+    codec = board_codec(fmt)
+    if codec.read_records is None:
+        raise FileFormatError(f"{source}: HTML hand records are for printing and cannot be read")
+    return codec.read_records(_contents(data, codec, source), source=source, partial=partial)
 
 
 def render_records(
@@ -438,34 +348,8 @@ def render_records(
     b'2,,,AK...,-,-,-,'
     """
     fmt = _check(fmt)
-    if fmt is BoardFormat.CSV:
-        from croupier.formats.board_csv import format_csv_records
-
-        return format_csv_records(records, newline=newline or "\r\n").encode("utf-8")
-    if fmt is BoardFormat.LINES:
-        from croupier.formats.board_csv import format_lines_records
-
-        return format_lines_records(records).encode("utf-8")
-    if fmt is BoardFormat.JSON:
-        from croupier.formats.board_json import format_json_records
-
-        return format_json_records(records, skipped).encode("utf-8")
-    if fmt is BoardFormat.PBN:
-        from croupier.formats.pbn import format_pbn_records
-
-        text = format_pbn_records(records, generator=generator, newline=newline or "\r\n")
-        return text.encode("utf-8")
-    if fmt is BoardFormat.LIN:
-        from croupier.formats.lin import format_lin_records
-
-        return format_lin_records(records).encode("utf-8")
-    if fmt is BoardFormat.DUP:
-        from croupier.formats.dup import format_dup_records
-
-        return format_dup_records(records)
-    if fmt is BoardFormat.DLM:
-        from croupier.formats.dlm import format_dlm_records
-
-        return format_dlm_records(records).encode("ascii")
-    boards = BoardFileContents(list(records)).boards()
-    return render_boards(boards, fmt, title=title)
+    codec = board_codec(fmt)
+    options = RenderOptions(generator=generator, newline=newline, title=title, skipped=skipped)
+    if codec.render_records is not None:
+        return codec.render_records(records, options)
+    return codec.render_boards(BoardFileContents(list(records)).boards(), options)

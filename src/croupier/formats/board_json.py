@@ -48,6 +48,7 @@ from typing import Any
 from croupier.boards import MAX_BOARD, Board
 from croupier.errors import CroupierError, FileFormatError, masked_excerpt
 from croupier.formats.board_csv import parse_record_deal
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.formats.records import (
     BoardFileContents,
@@ -291,3 +292,17 @@ def _element_lines(text: str, inside: str | None = None) -> list[int]:
                 _, pos = decoder.raw_decode(text, pos)
 
     return walk(0, inside)[0]
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: (
+        read_json_records(text, source=source).require_all().boards(first_board)
+    ),
+    read_records=read_json_records,
+    render_boards=lambda boards, o: format_json_records(
+        [BoardRecord.from_board(b) for b in boards]
+    ).encode("utf-8"),
+    render_records=lambda records, o: format_json_records(records, o.skipped).encode("utf-8"),
+)
+"""JSON board files (:mod:`croupier.formats.registry`); the games a reader skipped are
+written too."""

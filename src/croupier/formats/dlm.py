@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from croupier.boards import MAX_BOARD, Board, Hands, consecutive_numbers
 from croupier.cards import Card
 from croupier.errors import FileFormatError, bounded_decimal, masked_excerpt
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.pbn_deal import suit_cards
 from croupier.formats.records import (
     MAX_FILE_GAMES,
@@ -658,3 +659,12 @@ def parse_dlm_file(text: str, *, source: str = "<dlm>") -> list[Board]:
             "verified (remove the line, or widen the range)"
         )
     return contents.boards()
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: parse_dlm_file(text, source=source),
+    read_records=read_dlm_records,
+    render_boards=lambda boards, o: format_dlm_file(boards).encode("ascii"),
+    render_records=lambda records, o: format_dlm_records(records).encode("ascii"),
+)
+"""``.dlm`` files as board files (:mod:`croupier.formats.registry`): ASCII text."""

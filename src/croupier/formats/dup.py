@@ -44,6 +44,7 @@ from typing import cast
 from croupier.boards import MAX_BOARD, Board, consecutive_numbers
 from croupier.cards import BRIDGE_RANK_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.dlm import consecutive_record_numbers, mask_hands
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.formats.records import (
@@ -390,3 +391,13 @@ def parse_dup_file(data: bytes, *, source: str = "<dup>") -> list[Board]:
         first = contents.skipped[0]
         raise FileFormatError(f"{source} record {first.line}: {first.reason}")
     return contents.boards()
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=lambda data, *, source, first_board: parse_dup_file(data, source=source),
+    read_records=read_dup_records,
+    render_boards=lambda boards, o: format_dup_file(boards),
+    render_records=lambda records, o: format_dup_records(records),
+    binary=True,
+)
+"""``.dup`` files as board files (:mod:`croupier.formats.registry`): bytes."""

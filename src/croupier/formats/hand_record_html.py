@@ -37,6 +37,7 @@ import html
 from collections.abc import Sequence
 
 from croupier.boards import Board
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.hand_record_model import (
     DD_ROWS,
     STRAIN_SYMBOLS,
@@ -280,3 +281,12 @@ def format_hand_record_html(
     """
     record = HandRecord.from_boards(boards, event="" if title == "Hand record" else title)
     return hand_record_html(record, per_page=per_page, paper=paper)
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=None,
+    read_records=None,
+    render_boards=lambda boards, o: format_hand_record_html(boards, title=o.title).encode("utf-8"),
+)
+"""HTML hand records as board files (:mod:`croupier.formats.registry`): written, never read
+(records are printed as boards)."""

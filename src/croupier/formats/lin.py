@@ -47,6 +47,7 @@ from croupier._core.deal_text import whole_md
 from croupier.boards import MAX_BOARD, Board, BoardRangeError, Hands, dealer, parse_board_number
 from croupier.cards import BRIDGE_DECK, BRIDGE_RANK_LETTERS, BRIDGE_SUIT_LETTERS, Card
 from croupier.errors import FileFormatError, masked_excerpt
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.pbn_deal import format_pbn_hand, holdings_deal, plain_hand, suit_cards
 from croupier.formats.records import (
     BoardFileContents,
@@ -594,3 +595,14 @@ def parse_lin_file(text: str, *, source: str = "<lin>") -> list[Board]:
         first = contents.skipped[0]
         raise FileFormatError(f"{source} line {first.line}: {first.reason}")
     return contents.boards()
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: parse_lin_file(text, source=source),
+    read_records=read_lin_records,
+    render_boards=lambda boards, o: format_lin_file(boards).encode("utf-8"),
+    render_records=lambda records, o: format_lin_records(records).encode("utf-8"),
+    latin1=True,
+)
+"""LIN files as board files (:mod:`croupier.formats.registry`): text, ISO 8859-1 when
+not UTF-8 (as old BBO exports are)."""

@@ -50,6 +50,7 @@ from croupier.boards import (
 )
 from croupier.cards import Card
 from croupier.errors import CroupierError, FileFormatError, excerpt, masked_excerpt
+from croupier.formats.codec import BoardFileCodec
 from croupier.formats.pbn_deal import (
     format_pbn_deal,
     format_pbn_hand,
@@ -928,3 +929,18 @@ def pbn_header_tags(data: bytes) -> dict[str, str]:
         for name in ("Event", "Site", "Date")
         if tags.get(name, "").strip() not in ("", "?") and "\n" not in tags[name]
     }
+
+
+BOARD_FILE = BoardFileCodec(
+    read_boards=lambda text, *, source, first_board: parse_pbn_file(text, source=source),
+    read_records=read_pbn_records,
+    render_boards=lambda boards, o: format_pbn_file(
+        boards, generator=o.generator, style=o.pbn_style, event=o.event, newline=o.newline
+    ).encode("utf-8"),
+    render_records=lambda records, o: format_pbn_records(
+        records, generator=o.generator, newline=o.newline or "\r\n"
+    ).encode("utf-8"),
+    latin1=True,
+)
+"""PBN files as board files (:mod:`croupier.formats.registry`): text, ISO 8859-1 when
+not UTF-8 (PBN 2.1's character set)."""

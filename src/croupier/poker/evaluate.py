@@ -467,14 +467,12 @@ def evaluate_deals(
     names = [p.name for p in layout.piles]
 
     def pile_index(pile: int | str, what: str) -> int:
+        found = layout.find_pile(pile)  # (the one lookup of a pile by name)
+        if found is not None:
+            return found
         if isinstance(pile, str):
-            lowered = [n.lower() for n in names]
-            if pile.lower() not in lowered:
-                raise PokerError(f"{what}={pile!r} is not a pile of {layout.game}: {names}")
-            return lowered.index(pile.lower())
-        if not 0 <= pile < len(names):
-            raise PokerError(f"{what}={pile} is not a pile index 0..{len(names) - 1}")
-        return pile
+            raise PokerError(f"{what}={pile!r} is not a pile of {layout.game}: {names}")
+        raise PokerError(f"{what}={pile} is not a pile index 0..{len(names) - 1}")
 
     lowered = [n.lower() for n in names]
     if board is None:

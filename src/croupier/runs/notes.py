@@ -61,12 +61,12 @@ def run_notes(
     from croupier.randomness import seed_warning, source_note
     from croupier.randomness.purposes import Purpose
     from croupier.randomness.seeded import SeededSource
-    from croupier.runs.writers import BOARD_FORMATS
+    from croupier.runs.writers import NUMBERED_FORMATS
 
     lines: list[str] = []
     layout = request.layout
     source = request.source() if request.engine == "deal" else None
-    if fmt in BOARD_FORMATS and request.seed is not None:
+    if fmt in NUMBERED_FORMATS and request.seed is not None:
         log2m = math.log2(layout.count) if layout.count > 1 else 0.0
         seeded = SeededSource(request.seed, Purpose.DEAL)
         warning = seed_warning(seeded, log2m, f"~2^{log2m:.1f} deals of {layout.game}")

@@ -19,7 +19,7 @@ from croupier.frozen import frozen_dataclass
 from croupier.runs.dealers import RunDealer
 from croupier.runs.notes import label_algorithm, seeded_label
 from croupier.runs.request import DealRequest, short_int
-from croupier.runs.writers import BOARD_FORMATS, WriteOptions
+from croupier.runs.writers import NUMBERED_FORMATS, WriteOptions
 
 __all__ = ["BoardOptions", "board_options", "write_options"]
 
@@ -44,7 +44,7 @@ def board_options(
     from croupier.boards import MAX_BOARD
 
     pbn = fmt == "pbn"
-    if first_board is not None and fmt not in BOARD_FORMATS:
+    if first_board is not None and fmt not in NUMBERED_FORMATS:
         raise CroupierError(
             f"--first-board numbers the boards of --format pbn or lin; --format {fmt} has no "
             "board numbers"
@@ -64,7 +64,7 @@ def board_options(
             f"--first-board must be a board number 1..{MAX_BOARD}, got {short_int(first)}"
         )
     last = first + count - 1
-    if fmt in BOARD_FORMATS and last > MAX_BOARD:
+    if fmt in NUMBERED_FORMATS and last > MAX_BOARD:
         raise CroupierError(
             f"--count {short_int(count)} from --first-board {first} would reach board "
             f"{last:,}; board numbers go up to {MAX_BOARD}: deal at most "

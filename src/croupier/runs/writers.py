@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 
 from croupier.errors import CroupierError
+from croupier.formats.registry import FORMATS as REGISTRY
 from croupier.frozen import frozen_dataclass
 
 if TYPE_CHECKING:  # each format's writer is imported when a run opens it
@@ -46,9 +47,9 @@ if TYPE_CHECKING:  # each format's writer is imported when a run opens it
 
 __all__ = [
     "BINARY_FORMATS",
-    "BOARD_FORMATS",
     "BRIDGE_FORMATS",
     "FORMATS",
+    "NUMBERED_FORMATS",
     "DealOutput",
     "FormatInfo",
     "WriteOptions",
@@ -70,23 +71,16 @@ class FormatInfo:
 
 
 FORMATS: dict[str, FormatInfo] = {
-    "text": FormatInfo("deals", "compass diagrams or a line per pile"),
-    "json": FormatInfo("deals", "one JSON document (docs/json.md)"),
-    "jsonl": FormatInfo("arrays", "one JSON object per line"),
-    "csv": FormatInfo("deals", "a row per deal"),
-    "pbn": FormatInfo("arrays", "PBN 2.1 export games", boards=True, bridge_only="PBN games"),
-    "pbn-deal": FormatInfo("arrays", "one PBN deal string a line", bridge_only="PBN deals"),
-    "lin": FormatInfo("arrays", "BBO LIN boards", boards=True, bridge_only="LIN boards"),
-    "oneline": FormatInfo("arrays", "dealer's one-line format"),
-    "npy": FormatInfo("arrays", "a numpy array", binary=True),
-    "npz": FormatInfo("arrays", "numpy arrays with metadata", binary=True),
+    name: FormatInfo(run.takes, row.summary, run.binary, run.boards, run.bridge_only)
+    for name, row in REGISTRY.items()
+    if (run := row.run) is not None
 }
-"""Every format of a deal run."""
+"""Every format of a deal run: the rows of :mod:`croupier.formats.registry` a run writes."""
 
 BINARY_FORMATS = tuple(name for name, f in FORMATS.items() if f.binary)
 """Formats that are not text: written only to a file, never to standard output."""
 
-BOARD_FORMATS = tuple(name for name, f in FORMATS.items() if f.boards)
+NUMBERED_FORMATS = tuple(name for name, f in FORMATS.items() if f.boards)
 """Formats of numbered boards."""
 
 BRIDGE_FORMATS = {name: f.bridge_only for name, f in FORMATS.items() if f.bridge_only}
@@ -314,7 +308,7 @@ def open_deal_writer(
     >>> open_deal_writer("xml", io.BytesIO(), make_layout("bridge"))
     Traceback (most recent call last):
     ...
-    croupier.errors.CroupierError: unknown deal format 'xml'; choose one of text, json, ...
+    croupier.errors.CroupierError: unknown deal format 'xml'; choose one of text, pbn, ...
     """
     chosen = WriteOptions() if options is None else options
     if fmt not in FORMATS:

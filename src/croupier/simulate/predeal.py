@@ -41,7 +41,7 @@ from croupier.dealing.layout import Layout, Pile, make_layout
 from croupier.errors import CroupierError, excerpt
 from croupier.frozen import frozen_dataclass
 from croupier.ranking.partitions import multinomial
-from croupier.seats import SEATS, Seat, SeatError
+from croupier.seats import SEATS
 from croupier.simulate.ast import (
     SEAT_WORDS,
     SUIT_WORDS,
@@ -479,17 +479,10 @@ def _layout(layout: Layout | str | None) -> Layout:
 
 def _pile_index(layout: Layout, seat: str, text: str) -> int:
     """The pile named ``seat`` (case-insensitive; ``north`` ... for piles ``N`` ...)."""
+    found = layout.find_pile(seat)
+    if found is not None:
+        return found
     names = [p.name for p in layout.piles]
-    key = seat.strip()
-    for i, name in enumerate(names):
-        if name.lower() == key.lower():
-            return i
-    try:
-        letter = Seat.parse(key).letter  # north, South, ...: the compass piles N E S W
-    except SeatError:
-        letter = None
-    if letter in names:
-        return names.index(letter)
     raise PredealError(
         f"unknown seat {excerpt(seat)} in predeal {excerpt(text)}; "
         f"expected one of {', '.join(names)}"

@@ -48,6 +48,7 @@ from croupier.bulk.writers.text import (
 from croupier.dealing.layout import Layout
 from croupier.errors import CroupierError
 from croupier.formats.pbn import pbn_escape
+from croupier.formats.registry import array_formats
 
 __all__ = [
     "BULK_FORMATS",
@@ -68,8 +69,9 @@ __all__ = [
     "write_pbn_deals",
 ]
 
-BULK_FORMATS = ("oneline", "pbn-deal", "pbn", "lin", "jsonl", "npy", "npz")
-"""The names :func:`open_writer` takes."""
+BULK_FORMATS = array_formats()
+"""The names :func:`open_writer` takes: the rows of :mod:`croupier.formats.registry` with
+an array writer."""
 
 
 class UnknownBulkFormatError(CroupierError):
