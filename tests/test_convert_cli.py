@@ -231,6 +231,17 @@ def test_pbn_and_lin_written_by_convert_read_in_endplay(cli: CliRunner, tmp_path
 
 
 # -------------------------------------------------------------------------------- the JSON schema
+def _hands(deal: str) -> dict[str, list[str]]:
+    """The board object's "hands" of a PBN deal string from North, spelled out here."""
+    hands = {}
+    for seat, hand in zip("NESW", deal.removeprefix("N:").split(" "), strict=True):
+        suits = ["", "", "", ""] if hand == "-" else hand.split(".")
+        hands[seat] = [
+            rank + suit for suit, ranks in zip("SHDC", suits, strict=True) for rank in ranks
+        ]
+    return hands
+
+
 def test_json_schema_exactly(cli: CliRunner, tmp_path: Path) -> None:
     # what the file leaves out stays null; the deal starts from North whatever the source did
     rows = [
@@ -243,28 +254,44 @@ def test_json_schema_exactly(cli: CliRunner, tmp_path: Path) -> None:
     csv.writer(text).writerows(rows)
     path = _write(tmp_path, "hands.csv", text.getvalue())
     got = _json_out(cli, [str(path)])
+    first = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     assert got == {
         "boards": [
             {
                 "board": None,
                 "dealer": None,
                 "vulnerable": None,
-                "deal": "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765",
+                "deal": first,
+                "hands": _hands(first),
             },
-            {"board": 7, "dealer": "W", "vulnerable": "All", "deal": "N:AK... - - QJ..."},
+            {
+                "board": 7,
+                "dealer": "W",
+                "vulnerable": "All",
+                "deal": "N:AK... - - QJ...",
+                "hands": {"N": ["AS", "KS"], "E": [], "S": [], "W": ["QS", "JS"]},
+            },
         ],
         "skipped": [{"game": 3, "line": 4, "reason": got["skipped"][0]["reason"]}],
     }
     assert "'AS'" in got["skipped"][0]["reason"]
     assert list(got) == ["boards", "skipped"]
-    assert [list(b) for b in got["boards"]] == [["board", "dealer", "vulnerable", "deal"]] * 2
+    assert [list(b) for b in got["boards"]] == [
+        ["board", "dealer", "vulnerable", "deal", "hands"]
+    ] * 2
 
 
 def test_json_deal_starts_from_north(cli: CliRunner, tmp_path: Path) -> None:
     path = _write(tmp_path, "club.pbn", PBN_TEXT)
     got = _json_out(cli, [str(path)])
     assert [b["deal"] for b in got["boards"]] == PBN_DEALS
-    assert got["boards"][2] == {"board": 3, "dealer": "S", "vulnerable": "EW", "deal": PBN_DEALS[2]}
+    assert got["boards"][2] == {
+        "board": 3,
+        "dealer": "S",
+        "vulnerable": "EW",
+        "deal": PBN_DEALS[2],
+        "hands": _hands(PBN_DEALS[2]),
+    }
 
 
 def test_json_reader_checks_every_value() -> None:
@@ -279,14 +306,18 @@ def test_json_reader_checks_every_value() -> None:
         {"board": 2},
         ["not", "an", "object"],
         {"deal": "N:AK... - - -"},  # partial: kept only when asked
-        {"deal": deal, "hands": {}, "goedel": "1"},  # other keys are ignored
+        {"deal": deal, "hands": _hands(deal), "goedel": "1"},  # other keys are ignored
+        {"deal": deal, "hands": {}},  # hands, when given, must be the deal's
+        {"deal": deal, "hands": {**_hands(deal), "N": _hands(deal)["E"]}},
     ]
     text = '{"boards": [\n' + ",\n".join(json.dumps(e) for e in elements) + "\n]}"
     contents = read_json_records(text, source="x.json")
-    assert [s.game for s in contents.skipped] == [2, 3, 4, 5, 6, 7, 8, 9]
-    assert [s.line for s in contents.skipped] == [3, 4, 5, 6, 7, 8, 9, 10]
+    assert [s.game for s in contents.skipped] == [2, 3, 4, 5, 6, 7, 8, 9, 11, 12]
+    assert [s.line for s in contents.skipped] == [3, 4, 5, 6, 7, 8, 9, 10, 12, 13]
     assert [r.line for r in contents.records] == [2, 11]
-    assert "partial deal" in contents.skipped[-1].reason
+    assert "partial deal" in contents.skipped[-3].reason
+    assert '"hands" is an object of the seats' in contents.skipped[-2].reason
+    assert '"hands" of N is not the hand "deal" gives it' in contents.skipped[-1].reason
     assert len(read_json_records(text, partial=True).records) == 3
     for bad in ("[1, 2]", '{"boards": 3}', "{", '{"boards": [}'):
         with pytest.raises(FileFormatError, match="not a JSON board file"):

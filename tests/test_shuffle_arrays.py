@@ -619,6 +619,26 @@ def test_every_pass_in_two_threads_gives_the_one_thread_arrangement(
     assert not (two[:, 0] == np.arange(0, n * width, width)).all()
 
 
+@pytest.mark.parametrize("levels", [(4, 3), (2, 5), (6,)], ids=str)
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_a_permutation_made_without_an_input_is_the_shuffle_of_the_numbers(
+    levels: tuple[int, ...], dtype: type[np.signedinteger[Any]]
+) -> None:
+    # A permutation's first level writes the numbers 0 .. n-1 as it moves them (one or two
+    # levels): the very order, and bits, of shuffling an array of those numbers.
+    from croupier.shuffling.split_move import split_move
+
+    n = 20_011
+    params = SplitParams(levels)
+    made = np.zeros((n, 1), dtype)
+    split_move(None, made, SeededSource("numbers"), params, in_place=False)
+    rows = np.arange(n, dtype=dtype).reshape(n, 1)
+    moved = np.zeros_like(rows)
+    split_move(rows, moved, SeededSource("numbers"), params, in_place=False)
+    assert (made == moved).all()
+    assert sorted(made[:, 0].tolist()) == list(range(n)) and not (made[:, 0] == rows[:, 0]).all()
+
+
 def test_reciprocals_divide_exactly() -> None:
     # x // r by a multiply and a shift, for every radix the compiled leaves use and the
     # dividends where a wrong multiplier would first show: around multiples of r and 2**60.

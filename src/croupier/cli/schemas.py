@@ -171,16 +171,16 @@ NUMBER = {
     ),
     "oneOf": [{"required": ["pbn"]}, {"required": ["hands"]}],
 }
-BOARD = obj(
-    {
-        "board": {"type": "integer", "minimum": 1},
-        "dealer": SEAT,
-        "vulnerable": VULNERABLE,
-        "deal": PBN_DEAL,
-        "hands": obj({seat: array(CARD_CODE) for seat in "NESW"}),
-        "goedel": nullable(DECIMAL),
-    }
-)
+BOARD_KEYS: dict[str, Schema] = {
+    "board": {"type": "integer", "minimum": 1},
+    "dealer": SEAT,
+    "vulnerable": VULNERABLE,
+    "deal": PBN_DEAL,
+    "hands": obj({seat: array(CARD_CODE) for seat in "NESW"}),
+}
+"""The one board object (``croupier.formats.records.board_object``, docs/json.md): every
+command's boards begin with these keys."""
+BOARD = obj({**BOARD_KEYS, "goedel": nullable(DECIMAL)})
 SKIPPED = obj({"game": NAT, "line": NAT, "reason": STR})
 PAGE = obj({"file": STR, "bytes": NAT, "sha256": HEX64})
 MISMATCH = obj(
@@ -692,10 +692,8 @@ SCHEMAS: dict[str, Schema] = {
                 "boards": array(
                     obj(
                         {
+                            **BOARD_KEYS,
                             "board": NAT,
-                            "dealer": SEAT,
-                            "vulnerable": VULNERABLE,
-                            "deal": PBN_DEAL,
                             "hcp": obj({seat: nullable(NAT) for seat in "NESW"}),
                             "double_dummy": nullable(
                                 obj(

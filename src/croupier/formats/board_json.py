@@ -46,18 +46,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from croupier.boards import MAX_BOARD, Board
+from croupier.cards import Card
 from croupier.errors import CroupierError, FileFormatError, masked_excerpt
 from croupier.formats.board_csv import parse_record_deal
 from croupier.formats.codec import BoardFileCodec
-from croupier.formats.pbn_deal import format_pbn_deal
 from croupier.formats.records import (
     BoardFileContents,
     BoardRecord,
     SkippedGame,
+    board_object,
     check_games,
     sorted_record,
 )
-from croupier.seats import SEATS, Seat, Vulnerability
+from croupier.seats import Seat, Vulnerability
 
 __all__ = ["MAX_JSON_CONTAINERS", "board_to_dict", "format_json_records", "read_json_records"]
 
@@ -90,14 +91,7 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     True
     """
     return {
-        "board": board.number,
-        "dealer": board.dealer.letter,
-        "vulnerable": board.vulnerable.pbn,
-        "deal": format_pbn_deal(board.hands),
-        "hands": {
-            seat.letter: [c.code for c in hand]
-            for seat, hand in zip(SEATS, board.hands, strict=True)
-        },
+        **board_object(board.number, board.dealer, board.vulnerable, board.hands),
         "goedel": None if board.goedel is None else str(board.goedel),
     }
 
@@ -106,19 +100,17 @@ def format_json_records(records: Sequence[BoardRecord], skipped: Sequence[Skippe
     """The JSON board file of ``records`` and ``skipped`` games (indented, one final newline).
 
     >>> from croupier.ranking.bigdeal import goedel_unrank
-    >>> print(format_json_records([BoardRecord(goedel_unrank(0))]))
+    >>> text = format_json_records([BoardRecord(goedel_unrank(0))])
+    >>> print(text[:177])
     {
       "boards": [
         {
           "board": null,
           "dealer": null,
           "vulnerable": null,
-          "deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-        }
-      ],
-      "skipped": []
-    }
-    <BLANKLINE>
+          "deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
+    >>> json.loads(text)["boards"][0]["hands"]["E"][:3], text.endswith("}\\n")
+    (['AH', 'KH', 'QH'], True)
     """
     contents = BoardFileContents(list(records), list(skipped))
     return json.dumps(contents.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -217,7 +209,24 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
                 f'vulnerable {_shown(vulnerable)} is not one of "None", "NS", "EW", "All", null'
             )
     hands = parse_record_deal(deal, partial=partial)
+    if "hands" in element:  # (written since the one board object: it must say what deal says)
+        _check_hands(element["hands"], hands)
     return sorted_record(hands, number, seat, vul, game, line)
+
+
+def _check_hands(given: object, hands: Sequence[Sequence[Card]]) -> None:
+    """Refuse a board's ``hands`` that is not the seats' cards of its ``deal``."""
+    want = {seat: sorted(c.code for c in hand) for seat, hand in zip("NESW", hands, strict=True)}
+    if not isinstance(given, dict) or set(given) != set(want):
+        raise FileFormatError(
+            f'"hands" is an object of the seats N, E, S, W and their cards, got {_shown(given)}'
+        )
+    for seat, cards in want.items():
+        listed = given[seat]
+        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
+            raise FileFormatError(f'"hands" of {seat} is a list of cards, got {_shown(listed)}')
+        if sorted(c.upper() for c in listed) != cards:
+            raise FileFormatError(f'"hands" of {seat} is not the hand "deal" gives it')
 
 
 # The dealers and vulnerabilities a JSON board file spells (is_seat, is_vulnerability).

@@ -6,7 +6,7 @@
 draw it, and :mod:`croupier.formats.hand_record` is the face of the three (its
 :func:`~croupier.formats.hand_record.render_hand_record` chooses the renderer).
 
->>> from croupier.formats.records import BoardRecord
+>>> from croupier.formats.records import BoardRecord, board_object
 >>> from croupier.ranking.bigdeal import goedel_unrank
 >>> record = HandRecord.from_records([BoardRecord(goedel_unrank(0), number=3)], event="Cup")
 >>> record.title, record.board_range, record.details()
@@ -24,7 +24,7 @@ from croupier.boards import MAX_BOARD, Board, Hands, dealer, vulnerability
 from croupier.cards import Card, Rank
 from croupier.errors import FileFormatError, MissingExtraError
 from croupier.formats.pbn_deal import format_pbn_hand
-from croupier.formats.records import BoardRecord
+from croupier.formats.records import BoardRecord, board_object
 from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
@@ -338,10 +338,7 @@ class HandRecordBoard:
     def to_dict(self) -> dict[str, Any]:
         """The board as ``--json`` prints it: number, dealer, vulnerability, deal, points, DD."""
         return {
-            "board": self.number,
-            "dealer": self.dealer.letter,
-            "vulnerable": self.vulnerable.pbn,
-            "deal": "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in self.hands),
+            **board_object(self.number, self.dealer, self.vulnerable, self.hands),
             "hcp": {seat.letter: hcp for seat, hcp in zip(SEATS, self.hcp, strict=True)},
             "double_dummy": None if self.double_dummy is None else self.double_dummy.to_dict(),
         }

@@ -52,6 +52,7 @@ __all__ = [
     "BoardFileContents",
     "BoardRecord",
     "SkippedGame",
+    "board_object",
     "check_games",
     "deal_goedel",
     "drop_repeats",
@@ -259,7 +260,7 @@ class BoardRecord:
         return cls(board.hands, board.number, board.dealer, board.vulnerable, game, line)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"board", "dealer", "vulnerable", "deal"}``, as ``croupier convert --to json`` has it.
+        """The board object (:func:`board_object`), as ``croupier convert --to json`` has it.
 
         Unknown values are ``None`` (JSON ``null``); ``deal`` always starts
         from North.
@@ -268,12 +269,30 @@ class BoardRecord:
         >>> BoardRecord(goedel_unrank(0), number=2).to_dict()["dealer"] is None
         True
         """
-        return {
-            "board": self.number,
-            "dealer": None if self.dealer is None else self.dealer.letter,
-            "vulnerable": None if self.vulnerable is None else self.vulnerable.pbn,
-            "deal": self.deal,
-        }
+        return board_object(self.number, self.dealer, self.vulnerable, self.hands)
+
+
+def board_object(
+    number: int | None, dealer: Seat | None, vulnerable: Vulnerability | None, hands: Hands
+) -> dict[str, Any]:
+    """The one JSON object of a board, whatever prints it (``bigdeal``, ``boards make``,
+    ``handrecord``, ``convert --to json``; docs/json.md): ``board``, ``dealer``,
+    ``vulnerable``, ``deal`` (the PBN deal string from North, ``-`` for a hand not
+    known) and ``hands`` (each seat's cards, spades first and ace high: ``[]`` for a
+    hand not known).  A command may add keys of its own after these.
+
+    >>> from croupier.cards import parse_cards
+    >>> made = board_object(3, Seat.SOUTH, None, (parse_cards("AS KH"), (), (), ()))
+    >>> made["deal"], made["hands"]
+    ('N:A.K.. - - -', {'N': ['AS', 'KH'], 'E': [], 'S': [], 'W': []})
+    """
+    return {
+        "board": number,
+        "dealer": None if dealer is None else dealer.letter,
+        "vulnerable": None if vulnerable is None else vulnerable.pbn,
+        "deal": "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in hands),
+        "hands": {seat: [c.code for c in hand] for seat, hand in zip("NESW", hands, strict=True)},
+    }
 
 
 _new_record = object.__new__

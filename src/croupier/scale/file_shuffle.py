@@ -573,31 +573,29 @@ class _Run:
 
     # -- pass 2: order each bucket ---------------------------------------------------------
 
-    def load(
-        self, bucket: TempBucket, most: int | None = None
-    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.void]] | None:
-        """A bucket's bytes and side records when they cost at most ``most`` (the memory
-        limit by default), else ``None``."""
+    def load(self, bucket: TempBucket) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.void]] | None:
+        """A bucket's bytes and side records when it fits in memory (else ``None``)."""
         count = bucket.meta_path.stat().st_size // META.itemsize
-        limit = self.memory if most is None else most
-        if count == 0 or _cost(bucket.data_path.stat().st_size, count) > limit:
+        if count == 0 or _cost(bucket.data_path.stat().st_size, count) > self.memory:
             return None
         return np.fromfile(bucket.data_path, np.uint8), np.fromfile(bucket.meta_path, META)
 
     def emit_buckets(self, buckets: list[TempBucket], k: int, depth: int, sink: OutputSink) -> None:
-        """Every first-level bucket in turn, the next one read while this one is written
-        (when it costs at most a quarter of the memory limit, as buckets are made to: the
-        two then fit; a larger one is read in its turn)."""
-        from concurrent.futures import ThreadPoolExecutor
+        """Every first-level bucket in turn, the next one read while this one is written when
+        its bytes and side records take at most a quarter of the memory limit (as buckets
+        are made to; the one being ordered, the next one and the writes waiting then fit in
+        the limit); a larger one is read in its turn."""
+        from concurrent.futures import Future, ThreadPoolExecutor
 
-        ahead_most = self.memory // 4
+        def ahead_of(bucket: TempBucket) -> Future[Any] | None:
+            held = bucket.data_path.stat().st_size + bucket.meta_path.stat().st_size
+            return pool.submit(self.load, bucket) if held <= self.memory // 4 else None
+
         with ThreadPoolExecutor(1, thread_name_prefix="croupier-read") as pool:
-            ahead = pool.submit(self.load, buckets[0], ahead_most) if buckets else None
+            ahead = ahead_of(buckets[0]) if buckets else None
             for i, bucket in enumerate(buckets):
-                assert ahead is not None
-                loaded = ahead.result()
-                following = buckets[i + 1] if i + 1 < len(buckets) else None
-                ahead = None if following is None else pool.submit(self.load, following, ahead_most)
+                loaded = None if ahead is None else ahead.result()
+                ahead = ahead_of(buckets[i + 1]) if i + 1 < len(buckets) else None
                 self.emit_bucket(bucket, k, depth, sink, 2, loaded)
                 bucket.remove()
 

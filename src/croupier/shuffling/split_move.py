@@ -376,7 +376,7 @@ def split_move(
     if src is None:
         if in_place or dst.shape[1] != 1 or dst.dtype.itemsize not in (4, 8):
             raise ValueError("a permutation is made into dst, one column of 4- or 8-byte numbers")
-        if n <= 1 or not levels or len(levels) > 1:  # an input array after all
+        if n <= 1 or not levels:  # an input array after all
             src = np.arange(n, dtype=dst.dtype).reshape(n, 1)
     dst = _byte_rows(dst)
     src = None if src is None else _byte_rows(src)
@@ -408,12 +408,11 @@ def split_move(
             if n < BESIDE_BELOW:  # draw for the leaves while the items move
                 beside = lambda: found.append(_leaf_draws(counts, source, params))  # noqa: E731
             _first_level(src, dst, _region(source, n * k1), k1, counts, beside)
-        else:
+        else:  # (a permutation's first level writes the numbers: no input array is made)
             _first_level(src, dst, _region(source, n * k1), k1, counts)
             k2 = levels[1]
             leaf_sizes = np.zeros(1 << (k1 + k2), np.int64)
-            assert src is not None
-            fin = src if in_place else dst
+            fin = src if in_place and src is not None else dst
             _second_level(dst, fin, _region(source, n * k2), k2, counts, leaf_sizes)
     if n >= 2:
         _fisher_yates_all(fin, found[0] if found else _leaf_draws(leaf_sizes, source, params))
