@@ -335,7 +335,7 @@ def test_bad_options_and_misuse_are_one_line_errors() -> None:
 
 # -- JSON lines ----------------------------------------------------------------------------
 
-_JSON_KEYS = ("game", "hands", "piles", "remainder", "pbn")
+_JSON_KEYS = ("game", "hands", "piles", "remainder", "deal")
 
 
 def _expected_json(deal: Deal, extra: dict[str, Any]) -> dict[str, Any]:
@@ -466,7 +466,7 @@ def _read_back(fmt: str, data: bytes, layout: Any) -> np.ndarray[Any, Any]:
     elif fmt == "pbn-deal":
         pbn = data.decode().splitlines()
     else:
-        pbn = [json.loads(ln)["pbn"] for ln in data.splitlines()]
+        pbn = [json.loads(ln)["deal"] for ln in data.splitlines()]
     order = {c: i for i, c in enumerate(layout.deck)}
     rows = np.zeros((len(pbn), 52), np.uint8)
     for r, deal in enumerate(pbn):

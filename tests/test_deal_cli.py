@@ -107,8 +107,8 @@ def test_json_deal_object_has_every_field() -> None:
     for key in ["game", "hands", "remainder", "number", "scheme", "method", "bits_used"]:
         assert key in obj
     assert obj["algorithm"] == "croupier-deal/3" and obj["source"] == "seeded"
-    assert [h["seat"] for h in obj["hands"]] == ["P1", "P2", "P3"]
-    assert [(p["name"], len(p["cards"])) for p in obj["piles"]] == [
+    assert list(obj["hands"]) == ["P1", "P2", "P3"]
+    assert [(name, len(cards)) for name, cards in obj["piles"].items()] == [
         ("flop", 3),
         ("turn", 1),
         ("river", 1),
@@ -120,9 +120,9 @@ def test_json_deal_object_has_every_field() -> None:
         "kind": "remainder",
         "stack": True,
     }
-    assert "pbn" not in obj
-    cards = [c for h in obj["hands"] for c in h["cards"]]
-    cards += [c for p in obj["piles"] for c in p["cards"]]
+    assert "deal" not in obj
+    cards = [c for hand in obj["hands"].values() for c in hand]
+    cards += [c for pile in obj["piles"].values() for c in pile]
     assert len(set(cards + obj["remainder"])) == 52
 
 
@@ -235,7 +235,7 @@ def test_cli_json_single_and_many(cli: CliRunner) -> None:
     r = cli(["deal", "--seed", "s", "--json"])
     one = json.loads(r.out)  # the same envelope for one deal as for many
     obj = one["result"][0]
-    assert obj["game"] == "bridge" and obj["pbn"].startswith("N:") and obj["scheme"] == "croupier"
+    assert obj["game"] == "bridge" and obj["deal"].startswith("N:") and obj["scheme"] == "croupier"
     assert 0 <= int(obj["number"]) < BRIDGE_M
     r = cli(["deal", "euchre", "--seed", "s", "--count", "3", "--format", "json"])
     doc = json.loads(r.out)
@@ -279,7 +279,7 @@ def test_cli_custom_hands_and_methods(cli: CliRunner) -> None:
     for method in ["optimal", "block", "round-robin", "proportional", "interval", "fraction"]:
         r = cli(["deal", "--hands", "7,7,7", "--method", method, "--json", "--seed", "m"])
         obj = json.loads(r.out)["result"][0]
-        assert [len(h["cards"]) for h in obj["hands"]] == [7, 7, 7]
+        assert [len(hand) for hand in obj["hands"].values()] == [7, 7, 7]
         assert len(obj["remainder"]) == 31 and obj["method"] == method
 
 
@@ -297,7 +297,7 @@ def test_cli_rank_unrank_round_trip(cli: CliRunner) -> None:
     r = cli(["unrank", "skat", "98765", "--json"])
     obj = json.loads(r.out)["result"]
     assert obj["number"] == "98765" and len(obj["hands"]) == 4
-    piles = " / ".join(" ".join(h["cards"]) for h in obj["hands"])
+    piles = " / ".join(" ".join(cards) for cards in obj["hands"].values())
     assert cli(["rank", "skat", piles]).out.strip() == "98765"
 
 
@@ -600,13 +600,13 @@ def test_cli_rank_and_unrank_json_shapes(cli: CliRunner) -> None:
     assert bridge["result"] == {
         "number": "5",
         "scheme": "andrews",
-        "pbn": format_pbn_deal(deal_from_number(make_layout("bridge"), 5, "andrews").piles),
+        "deal": format_pbn_deal(deal_from_number(make_layout("bridge"), 5, "andrews").piles),
     }
     euchre = json.loads(cli(["unrank", "euchre", "7", "--json"]).out)["result"]
     assert set(euchre) == {"number", "scheme", "hands"}
-    assert [h["seat"] for h in euchre["hands"]] == ["N", "E", "S", "W", "kitty"]
-    assert [len(h["cards"]) for h in euchre["hands"]] == [5, 5, 5, 5, 4]
-    piles = " / ".join(" ".join(h["cards"]) for h in euchre["hands"])  # the kitty top first
+    assert list(euchre["hands"]) == ["N", "E", "S", "W", "kitty"]
+    assert [len(cards) for cards in euchre["hands"].values()] == [5, 5, 5, 5, 4]
+    piles = " / ".join(" ".join(cards) for cards in euchre["hands"].values())  # kitty top first
     assert json.loads(cli(["rank", "euchre", piles, "--json"]).out)["result"] == euchre
 
 
@@ -683,7 +683,7 @@ def _read_with_endplay(fmt: str, text: str) -> list[tuple[tuple[int, str, str], 
 
 def _json_deals(cli: CliRunner, args: list[str]) -> list[list[set[str]]]:
     doc = json.loads(cli(["deal", *args, "--format", "json"]).out)
-    return [_hand_sets(d["pbn"]) for d in doc["result"]]
+    return [_hand_sets(d["deal"]) for d in doc["result"]]
 
 
 @pytest.mark.parametrize("fmt", ["pbn", "lin"])
@@ -706,7 +706,7 @@ def test_pbn_is_a_strict_export_file(cli: CliRunner) -> None:
     args = ["--seed", "export", "-n", "3"]
     r = cli(["deal", *args, "-f", "pbn", "--first-board", "7", "-e", 'Club "night"'])
     assert r.code == 0, r.err
-    first_deal = json.loads(cli(["deal", *args, "--json"]).out)["result"][0]["pbn"]
+    first_deal = json.loads(cli(["deal", *args, "--json"]).out)["result"][0]["deal"]
     north, east, south, west = first_deal[2:].split(" ")
     # board 7: South deals, both sides vulnerable; the deal starts with South's hand
     game = ['[Event "Club \\"night\\""]', '[Site "?"]', '[Date "?"]', '[Board "7"]']
@@ -729,7 +729,7 @@ def test_lin_is_one_board_a_line_as_bbo_writes_it(cli: CliRunner) -> None:
     r = cli(["deal", *args, "-f", "lin", "--first-board", "16"])
     assert r.code == 0, r.err
     deals = [
-        d["pbn"][2:].split(" ") for d in json.loads(cli(["deal", *args, "--json"]).out)["result"]
+        d["deal"][2:].split(" ") for d in json.loads(cli(["deal", *args, "--json"]).out)["result"]
     ]
 
     def lin_hand(pbn_hand: str) -> str:

@@ -142,8 +142,8 @@ def test_bulk_jsonl_objects(cli: CliRunner) -> None:
     assert [o["algorithm"] for o in objs] == ["croupier-bulk/2"] * 3  # the kitty is a stack
     assert {o["source"] for o in objs} == {"seeded"}
     for obj, deal in zip(objs, bulk(3, "j", "euchre"), strict=True):
-        assert [h["seat"] for h in obj["hands"]] == ["N", "E", "S", "W"]
-        assert [set(h["cards"]) for h in obj["hands"]] == [
+        assert list(obj["hands"]) == ["N", "E", "S", "W"]
+        assert [set(cards) for cards in obj["hands"].values()] == [
             {c.code for c in p} for p in deal.piles[:4]
         ]
         assert set(obj["remainder"]) == {c.code for c in deal.piles[4]}
@@ -502,7 +502,7 @@ def test_ctrl_c_on_stdout_ends_after_whole_deals(tmp_path: Path) -> None:
     n = len(doc["result"])
     assert n > 1 and f"wrote {n:,} of 1,000,000 deals to standard output" in err.decode()
     expected = bulk(2, "json stop")
-    assert [d["pbn"] for d in doc["result"][:2]] == [format_pbn_deal(d.piles) for d in expected]
+    assert [d["deal"] for d in doc["result"][:2]] == [format_pbn_deal(d.piles) for d in expected]
 
 
 # -- the atomic streaming file ------------------------------------------------------------------

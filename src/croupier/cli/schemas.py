@@ -131,7 +131,9 @@ CARD = obj(
         "index": NAT,
     }
 )
-SEAT_CARDS = obj({"seat": STR, "cards": array(CARD_CODE)})
+PILE_CARDS = mapping(array(CARD_CODE))
+"""Piles by name and their cards (``{"N": ["AS", ...], ...}``): a deal's and a board's
+``hands``."""
 DEAL = obj(
     {
         "game": STR,
@@ -151,25 +153,25 @@ DEAL = obj(
                 ),
             }
         ),
-        "hands": array(SEAT_CARDS),
-        "piles": array(obj({"name": STR, "cards": array(CARD_CODE)})),
+        "hands": PILE_CARDS,
+        "piles": PILE_CARDS,
         "remainder": array(CARD_CODE),
         "number": DECIMAL,
         "scheme": STR,
-        "pbn": PBN_DEAL,
+        "deal": PBN_DEAL,
         "method": STR,
         "bits_used": NUM,
         "algorithm": STR,
         "source": STR,
     },
-    optional=("pbn",),
+    optional=("deal",),
 )
 NUMBER = {
     **obj(
-        {"number": DECIMAL, "scheme": STR, "pbn": PBN_DEAL, "hands": array(SEAT_CARDS)},
-        optional=("pbn", "hands"),
+        {"number": DECIMAL, "scheme": STR, "deal": PBN_DEAL, "hands": PILE_CARDS},
+        optional=("deal", "hands"),
     ),
-    "oneOf": [{"required": ["pbn"]}, {"required": ["hands"]}],
+    "oneOf": [{"required": ["deal"]}, {"required": ["hands"]}],
 }
 BOARD_KEYS: dict[str, Schema] = {
     "board": {"type": "integer", "minimum": 1},

@@ -6,12 +6,15 @@ A deal object has these keys:
 ``game``        the layout's game (``custom`` for ``--hands`` layouts)
 ``layout``      ``{"deck": name, "piles": [{"name", "size", "kind"}]}`` (and
                 ``"stack": true`` for a stack)
-``hands``       ``[{"seat", "cards": [codes]}]``, cards sorted in game order
-``piles``       shared piles that are not hands nor the remainder (a flop…)
+``hands``       each hand by its pile's name: ``{"N": [codes], ...}``, cards
+                sorted in game order (the ``hands`` of a board's object)
+``piles``       shared piles that are not hands nor the remainder, by name
+                (``{"flop": [codes], ...}``)
 ``remainder``   the codes left over (stock, pond, kitty…), ``[]`` if none
 ``number``      the deal number, as a decimal **string** (it exceeds 2**53)
 ``scheme``      the scheme of ``number`` (a number never travels without it)
-``pbn``         the PBN deal string, only for bridge-like layouts
+``deal``        the PBN deal string, only for bridge-like layouts (the ``deal``
+                of a board's object)
 ``method``      the deal method; ``bits_used``: bits spent on this deal
 ``algorithm``   algorithm id and version, e.g. ``croupier-deal/2``
 ``source``      the kind of randomness: ``os-csprng``, ``seeded``, ``entropy``…
@@ -22,7 +25,7 @@ first; a set's cards sorted in the game's order.
 
 >>> from croupier.dealing import deal_from_number, make_layout
 >>> obj = deal_to_dict(deal_from_number(make_layout("skat"), 0))
->>> obj["hands"][0]["cards"][:3], obj["remainder"], obj["number"], "pbn" in obj
+>>> obj["hands"]["P1"][:3], obj["remainder"], obj["number"], "deal" in obj
 (['AS', 'TS', 'KS'], ['8C', '7C'], '0', False)
 """
 
@@ -58,18 +61,18 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
 
     >>> from croupier.dealing import deal_from_number, make_layout
     >>> d = deal_to_dict(deal_from_number(make_layout("bridge"), 0), "pavlicek-1")
-    >>> d["number"], d["scheme"], d["pbn"][:20]
+    >>> d["number"], d["scheme"], d["deal"][:20]
     ('1', 'pavlicek-1', 'N:AKQJT98765432... .')
     """
     layout = deal.layout
-    hands = []
-    shared = []
+    hands: dict[str, list[str]] = {}
+    shared: dict[str, list[str]] = {}
     for i, pile in enumerate(layout.piles):
         codes = pile_codes(deal, i)
         if pile.is_hand:
-            hands.append({"seat": pile.name, "cards": codes})
+            hands[pile.name] = codes
         elif pile.name != layout.remainder_name:
-            shared.append({"name": pile.name, "cards": codes})
+            shared[pile.name] = codes
     obj: dict[str, Any] = {
         "game": layout.game,
         "layout": {
@@ -83,7 +86,7 @@ def deal_to_dict(deal: Deal, scheme: str = "croupier") -> dict[str, Any]:
         "scheme": scheme,
     }
     if layout.bridge_like:
-        obj["pbn"] = format_pbn_deal(deal.piles)
+        obj["deal"] = format_pbn_deal(deal.piles)
     obj.update(
         {
             "method": deal.method,
@@ -122,19 +125,18 @@ def deals_to_json(
 
 
 def number_to_dict(number: int, scheme: str, deal: Deal) -> dict[str, Any]:
-    """``{"number", "scheme", "pbn" or "hands"}``: a deal number and the deal it names.
+    """``{"number", "scheme", "deal" or "hands"}``: a deal number and the deal it names
+    (``deal``: the PBN deal string of a bridge-like layout; ``hands``: every pile by name).
 
     >>> from croupier.dealing import deal_from_number, make_layout
-    >>> number_to_dict(0, "croupier", deal_from_number(make_layout("war"), 0))["hands"][0]["seat"]
-    'P1'
+    >>> list(number_to_dict(0, "croupier", deal_from_number(make_layout("war"), 0))["hands"])
+    ['P1', 'P2']
     >>> sorted(number_to_dict(0, "croupier", deal_from_number(make_layout("bridge"), 0)))
-    ['number', 'pbn', 'scheme']
+    ['deal', 'number', 'scheme']
     """
     obj: dict[str, Any] = {"number": decimal(number), "scheme": scheme}
     if deal.layout.bridge_like:
-        obj["pbn"] = format_pbn_deal(deal.piles)
+        obj["deal"] = format_pbn_deal(deal.piles)
     else:
-        obj["hands"] = [
-            {"seat": p.name, "cards": pile_codes(deal, i)} for i, p in enumerate(deal.layout.piles)
-        ]
+        obj["hands"] = {p.name: pile_codes(deal, i) for i, p in enumerate(deal.layout.piles)}
     return obj

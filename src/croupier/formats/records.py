@@ -212,7 +212,7 @@ class BoardRecord:
         >>> BoardRecord(goedel_unrank(0)).deal[:18]
         'N:AKQJT98765432...'
         """
-        return "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in self.hands)
+        return deal_text(self.hands)
 
     def to_board(self, number: int | None = None) -> Board:
         """A :class:`~croupier.boards.Board`, filling what the file left out.
@@ -272,6 +272,16 @@ class BoardRecord:
         return board_object(self.number, self.dealer, self.vulnerable, self.hands)
 
 
+def deal_text(hands: Hands) -> str:
+    """The PBN deal string of four hands from North, ``-`` for a hand not known (empty).
+
+    >>> from croupier.cards import parse_cards
+    >>> deal_text((parse_cards("AS KH"), (), parse_cards("2C"), ()))
+    'N:A.K.. - ...2 -'
+    """
+    return "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in hands)
+
+
 def board_object(
     number: int | None, dealer: Seat | None, vulnerable: Vulnerability | None, hands: Hands
 ) -> dict[str, Any]:
@@ -290,7 +300,7 @@ def board_object(
         "board": number,
         "dealer": None if dealer is None else dealer.letter,
         "vulnerable": None if vulnerable is None else vulnerable.pbn,
-        "deal": "N:" + " ".join(format_pbn_hand(h) if h else "-" for h in hands),
+        "deal": deal_text(hands),
         "hands": {seat: [c.code for c in hand] for seat, hand in zip("NESW", hands, strict=True)},
     }
 

@@ -21,7 +21,7 @@ gives the deals of ``croupier deal --where`` too.
 ...     _ = run_deals(open_dealer(request), 3, open_deal_writer(fmt, out, request.layout))
 ...     texts[fmt] = out.getvalue().decode()
 >>> import json
->>> [d["pbn"] for d in json.loads(texts["json"])["result"]] == texts["pbn-deal"].split("\\n")[:3]
+>>> [d["deal"] for d in json.loads(texts["json"])["result"]] == texts["pbn-deal"].split("\\n")[:3]
 True
 """
 

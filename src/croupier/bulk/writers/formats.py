@@ -242,7 +242,7 @@ class JsonlWriter(_TextWriter):
     >>> with JsonlWriter(out, deal_array(0).layout, bits_used=True) as w:
     ...     w.write(deal_array(2, seed="a"))
     >>> [sorted(json.loads(line))[:3] for line in out.getvalue().splitlines()][0]
-    ['bits_used', 'game', 'hands']
+    ['bits_used', 'deal', 'game']
     """
 
     format_name = "jsonl"

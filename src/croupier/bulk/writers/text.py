@@ -484,10 +484,11 @@ def jsonl_bytes(
 ) -> bytes:
     """One JSON object per deal and line, with the keys of ``croupier deal --format jsonl``.
 
-    Keys, in order: ``game``; ``hands`` (``[{"seat", "cards"}]``, cards as
-    codes highest first, a stack's top first); ``piles`` (shared piles,
-    ``[{"name", "cards"}]``); ``remainder`` (codes); ``pbn`` (bridge layouts
-    only); ``bits_used`` (the
+    Keys, in order: ``game``; ``hands`` (each hand by its pile's name,
+    ``{"N": [codes], ...}``, cards highest first, a stack's top first); ``piles``
+    (shared piles by name, ``{"flop": [codes]}``); ``remainder`` (codes); ``deal``
+    (the PBN deal string, bridge layouts only: the keys of a board's JSON object,
+    docs/json.md); ``bits_used`` (the
     row's random bits, when ``bits_used=True`` and the array carries them);
     then ``fields`` (constant values, e.g. ``{"algorithm": "croupier-bulk/1"}``).
 
@@ -499,24 +500,24 @@ def jsonl_bytes(
     >>> obj = json.loads(jsonl_bytes(deals, fields={"source": "array"}))
     >>> list(obj)
     ['game', 'hands', 'piles', 'remainder', 'source']
-    >>> obj["hands"][0], obj["remainder"]
-    ({'seat': 'N', 'cards': ['AS', 'KS', 'QS', 'JS', 'TS']}, ['QC', 'JC', 'TC', '9C'])
+    >>> obj["hands"]["N"], obj["remainder"]
+    (['AS', 'KS', 'QS', 'JS', 'TS'], ['QC', 'JC', 'TC', '9C'])
     """
     layout = deals.layout
     sep, last, uniform = _card_tables(layout, '"', ", ")
-    template: _Template = [b'{"game": ' + _json(layout.game) + b', "hands": [']
+    template: _Template
     hands = [p for p, pile in enumerate(layout.piles) if pile.is_hand]
     shared = [
         p
         for p, pile in enumerate(layout.piles)
         if not pile.is_hand and pile.name != layout.remainder_name
     ]
-    for key, group in ((b"seat", hands), (b"name", shared)):
-        for i, p in enumerate(group):
-            name = _json(layout.piles[p].name)
-            lead = (b", " if i else b"") + b'{"' + key + b'": ' + name + b', "cards": ['
-            template += [lead, (p, sep, last, uniform), b"]}"]
-        template.append(b'], "piles": [' if key == b"seat" else b'], "remainder": [')
+    template = [b'{"game": ' + _json(layout.game) + b', "hands": {']
+    for key, group in ((b"hands", hands), (b"piles", shared)):
+        for i, p in enumerate(group):  # (each pile by its name: {"N": [...], ...})
+            lead = (b", " if i else b"") + _json(layout.piles[p].name) + b": ["
+            template += [lead, (p, sep, last, uniform), b"]"]
+        template.append(b'}, "piles": {' if key == b"hands" else b'}, "remainder": [')
     if layout.remainder_name is not None:
         template.append((len(layout.piles) - 1, sep, last, uniform))
     template.append(b"]")
@@ -528,7 +529,7 @@ def jsonl_bytes(
         parts: list[Part] = []
         if card_keys is not None:
             hands = _bridge_hands(chunk, card_keys)
-            parts += _hand_parts(hands, (b', "pbn": "N:', b" ", b" ", b" ", b'"'))
+            parts += _hand_parts(hands, (b', "deal": "N:', b" ", b" ", b" ", b'"'))
         if bits is not None:
             digits = decimal_digits(bits[at : at + chunk.shape[0]], 10)
             parts += [b', "bits_used": ', digits, b".0"]
