@@ -250,25 +250,31 @@ def test_cli_same_seed_same_output(cli: CliRunner) -> None:
     b = cli(["deal", "--seed", "repeat me", "--count", "2", "--format", "pbn-deal"])
     c = cli(["deal", "--seed", "repeat me!", "--count", "2", "--format", "pbn-deal"])
     assert a.out == b.out != c.out
-    # A seeded run is labelled in its output too: a PBN comment line, then the deals.
-    assert a.out.splitlines()[0] == f"% {BULK_SEEDED_LABEL}" and len(a.out.splitlines()) == 3
+    # Standard output is the deals, one PBN deal string a line; the note says it is seeded.
+    assert [line[:2] for line in a.out.splitlines()] == ["N:", "N:"]
+    assert "from the seed: reproducible" in a.err
 
 
-def test_seeded_text_and_pbn_output_carry_a_visible_label(cli: CliRunner) -> None:
+def test_stdout_is_the_deals_and_only_a_pbn_file_carries_the_label(cli: CliRunner) -> None:
     seed = "club night secret 12"
     text = cli(["deal", "--seed", seed])
     pbn = cli(["deal", "--seed", seed, "--format", "pbn", "--count", "2"])
-    first = text.out.splitlines()[0]
-    assert first.startswith("seeded: ") and "croupier-bulk/1" in first
-    assert "secret" in first and "reproducible" in first
-    assert text.out.splitlines()[1].startswith("bridge deal ")  # then the deal as before
-    # a PBN comment line after the two lines that start every PBN export file
-    assert pbn.out.split("\r\n")[:3] == ["% PBN 2.1", "% EXPORT", f"% {first}"]
-    for r in (text, pbn):  # the label never quotes the seed itself
-        assert seed not in r.out
-    # Not seeded: no label; JSON says where the deal came from in its "source" field.
-    for args in (["deal"], ["deal", "--format", "pbn-deal"], ["deal", "--entropy", "hex:5a" * 24]):
-        assert not cli(args).out.startswith(("seeded", "%"))
+    assert text.out.splitlines()[0].startswith("bridge deal ")  # the deal, nothing before it
+    assert "from the seed: reproducible" in text.err  # where the deals came from: a note
+    # a PBN file says it is seeded in a comment line after the two lines that start every
+    # PBN export file (PBN readers skip comments); the label never quotes the seed itself
+    assert pbn.out.split("\r\n")[:3] == ["% PBN 2.1", "% EXPORT", f"% {BULK_SEEDED_LABEL}"]
+    assert seed not in text.out + text.err + pbn.out + pbn.err
+    for fmt, first in [("oneline", "n "), ("pbn-deal", "N:"), ("text", "bridge deal "),
+                       ("csv", "deal,"), ("lin", "pn|")]:  # fmt: skip
+        for quiet in ([], ["--quiet"]):
+            run = cli(["deal", "--seed", seed, "-n", "2", "--format", fmt, *quiet])
+            assert run.code == 0 and run.out.startswith(first), (fmt, run.out[:40])
+            assert "seeded: reproducible" not in run.out  # (csv has a source column)
+            assert ("from the seed" in run.err) == (not quiet)
+    oneline = cli(["deal", "--seed", seed, "-n", "2", "--format", "oneline", "--quiet"])
+    assert len(oneline.out.splitlines()) == 2 and oneline.err == ""  # dealer's format, exactly
+    # Not seeded: no label either; JSON says where the deal came from in its "source" field.
     assert "seeded" not in cli(["deal", "--format", "pbn"]).out
     assert json.loads(cli(["deal", "--seed", seed, "--json"]).out)["source"] == "seeded"
     jsonl = cli(["deal", "--seed", seed, "-n", "2", "-f", "jsonl"]).out.splitlines()
@@ -439,9 +445,7 @@ def test_cli_says_where_the_randomness_came_from_on_stderr(
     if fmt == "json":
         assert json.loads(r.out)["source"] in {"os-csprng", "seeded", "entropy"}
     elif fmt == "pbn-deal":
-        lines = r.out.splitlines()
-        if "--seed" in source_args:  # the seeded label is a PBN comment line
-            assert lines.pop(0) == f"% {label}"
+        lines = r.out.splitlines()  # the deal strings only (the label is the note above)
         assert not any(line.startswith("%") for line in lines)
         parse_pbn_deal(lines[0])
     elif fmt == "pbn":

@@ -91,9 +91,11 @@ BRIDGE_FORMATS = {name: f.bridge_only for name, f in FORMATS.items() if f.bridge
 class WriteOptions:
     """How a run writes: labels, numbering, board tags, metadata.
 
-    ``label`` is the line that says a run is seeded (first line, or a ``%``
-    comment in PBN); ``scheme`` numbers deals in text, JSON and CSV; ``bits``
-    adds the bits of each deal to text and a total line; ``first_board``,
+    ``label`` is the line that says a run is seeded: a ``%`` comment of a PBN
+    file, which PBN readers skip (the other formats hold only the deals; the
+    command line says it on standard error); ``scheme`` numbers deals in text,
+    JSON and CSV; ``bits`` adds the bits of each deal to text and a total line;
+    ``first_board``,
     ``event`` and ``newline`` shape board formats; ``dd`` adds double-dummy
     tables and par to PBN games; ``algorithm``, ``source``, ``reproducible`` and
     ``describe`` are the metadata of JSON, JSON lines and ``npz``; ``show_stock``
@@ -151,9 +153,7 @@ class _Text(_TextOutput):
 
         super().__init__(stream, layout, options)
         self.format = format_deal_text
-        self.total = 0.0
-        if options.label is not None:
-            self._put(options.label + "\n")
+        self.total = 0.0  # (the label is a note on standard error: stdout is the deals)
 
     def write(self, batch: Sequence[Deal] | DealArray, tables: Any = None) -> None:
         for deal in batch:
@@ -245,9 +245,6 @@ class _Arrays:
         self.options = options
         self._tables: Any = None
         game_tags = self._dd_tags if options.dd and name == "pbn" else None
-        if options.label is not None and name in ("oneline", "pbn-deal"):
-            comment = "" if name == "oneline" else "% "
-            stream.write(f"{comment}{options.label}\n".encode())
         self.writer: DealWriter = open_writer(
             name,
             stream,
