@@ -14,6 +14,7 @@ from croupier.bulk.chunk_files import CHUNK_FORMATS, file_name
 from croupier.bulk.writers import BULK_FORMATS, open_writer
 from croupier.bulk.writers.formats import UnknownBulkFormatError
 from croupier.cli.convert_cmd import CONVERT_FORMATS
+from croupier.errors import FileFormatError
 from croupier.formats.board_files import (
     BOARD_FORMATS,
     EXTENSIONS,
@@ -106,7 +107,7 @@ def test_each_board_codec_writes_what_it_reads(name: str) -> None:
     assert data
     codec = board_codec(name)
     if not codec.reads:
-        with pytest.raises(Exception, match="cannot be read"):
+        with pytest.raises(FileFormatError, match="cannot be read"):
             read_boards(data, name)
         return
     back = read_boards(data, name)
@@ -117,11 +118,18 @@ def test_each_board_codec_writes_what_it_reads(name: str) -> None:
     assert [b.hands for b in read_boards(again, name)] == [b.hands for b in BOARDS]
 
 
-@pytest.mark.parametrize("name", board_file_formats(readable=True))
+TEXT_FORMATS = [n for n in board_file_formats(readable=True) if not board_codec(n).binary]
+
+
+def test_a_binary_format_is_read_as_bytes() -> None:
+    assert [n for n in board_file_formats() if board_codec(n).binary] == ["dup"]
+    data = render_boards(BOARDS, "dup")
+    assert [b.hands for b in read_boards(data, "dup")] == [b.hands for b in BOARDS]
+
+
+@pytest.mark.parametrize("name", TEXT_FORMATS)
 def test_text_that_is_not_utf8_is_read_as_latin1_only_where_the_format_allows(name: str) -> None:
     codec = board_codec(name)
-    if codec.binary:
-        return  # (bytes, never decoded)
     data = render_boards(BOARDS[:1], name)
     if name == "json":
         broken = data.replace(b'"boards"', b'"boards\xe9"', 1)
@@ -130,7 +138,7 @@ def test_text_that_is_not_utf8_is_read_as_latin1_only_where_the_format_allows(na
     if codec.latin1:
         assert [b.hands for b in read_boards(broken, name)] == [BOARDS[0].hands]
     else:
-        with pytest.raises(Exception, match="not UTF-8 text"):
+        with pytest.raises(FileFormatError, match="not UTF-8 text"):
             read_boards(broken, name)
 
 

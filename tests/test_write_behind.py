@@ -90,6 +90,9 @@ def test_an_error_in_the_caller_drops_what_waits() -> None:
         gate.set()
         raise KeyError("stop")
     assert len(parts) <= 5 and parts == [b"%d" % i for i in range(len(parts))]
+    assert not behind._thread.is_alive()  # the helper is gone: nothing more is written
+    with pytest.raises(ValueError, match="closed"):
+        behind.put(write, b"late")
 
 
 def test_write_pieces_writes_each_piece_to_its_descriptor(tmp_path: Path) -> None:

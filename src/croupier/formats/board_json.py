@@ -58,7 +58,7 @@ from croupier.formats.records import (
     check_games,
     sorted_record,
 )
-from croupier.seats import Seat, Vulnerability
+from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = ["MAX_JSON_CONTAINERS", "board_to_dict", "format_json_records", "read_json_records"]
 
@@ -216,7 +216,7 @@ def _json_record(element: object, game: int, line: int, partial: bool) -> BoardR
 
 def _check_hands(given: object, hands: Sequence[Sequence[Card]]) -> None:
     """Refuse a board's ``hands`` that is not the seats' cards of its ``deal``."""
-    want = {seat: sorted(c.code for c in hand) for seat, hand in zip("NESW", hands, strict=True)}
+    want = {s.letter: sorted(c.code for c in hand) for s, hand in zip(SEATS, hands, strict=True)}
     if not isinstance(given, dict) or set(given) != set(want):
         raise FileFormatError(
             f'"hands" is an object of the seats N, E, S, W and their cards, got {_shown(given)}'

@@ -45,7 +45,7 @@ from croupier.cards import Card
 from croupier.errors import FileFormatError, excerpt
 from croupier.formats.pbn_deal import format_pbn_hand
 from croupier.ranking.bigdeal import BIGDEAL_CARD_ORDER, bigdeal_card_index
-from croupier.seats import Seat, Vulnerability
+from croupier.seats import SEATS, Seat, Vulnerability
 
 __all__ = [
     "MAX_FILE_GAMES",
@@ -301,7 +301,7 @@ def board_object(
         "dealer": None if dealer is None else dealer.letter,
         "vulnerable": None if vulnerable is None else vulnerable.pbn,
         "deal": deal_text(hands),
-        "hands": {seat: [c.code for c in hand] for seat, hand in zip("NESW", hands, strict=True)},
+        "hands": {s.letter: [c.code for c in hand] for s, hand in zip(SEATS, hands, strict=True)},
     }
 
 
